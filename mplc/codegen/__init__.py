@@ -1,0 +1,1 @@
+"""Code generation: IR -> Python ast (positions stamped) -> code objects -> compiled package."""

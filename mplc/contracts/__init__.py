@@ -1,0 +1,1 @@
+"""Contracts: contract IR -> validator code and json-schema (one compilation, two outputs)."""

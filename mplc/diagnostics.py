@@ -1,0 +1,87 @@
+"""Compile-time diagnostics: what `mplc check` and `mplc compile` print.
+
+Format (DESIGN.md): ``path:line:col: error|warning: message [CODE]``, then the source line and
+a caret under the column. Every diagnostic has a stable code so tests and tools can match it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, TextIO
+
+from mplc.ir import Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    severity: str  # "error" | "warning"
+    code: str  # stable, e.g. "E-YAML", "E-UNKNOWN-KEY"; see docs/diagnostics.md
+    message: str
+    pos: Pos
+
+    def headline(self) -> str:
+        return f"{self.pos.file}:{self.pos.line}:{self.pos.col}: {self.severity}: {self.message} [{self.code}]"
+
+
+@dataclass
+class DiagnosticSink:
+    """Collects every diagnostic of a run; nothing stops at the first error."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, code: str, message: str, pos: Pos) -> None:
+        self.diagnostics.append(Diagnostic("error", code, message, pos))
+
+    def warning(self, code: str, message: str, pos: Pos) -> None:
+        self.diagnostics.append(Diagnostic("warning", code, message, pos))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)
+
+    def extend(self, other: Iterable[Diagnostic]) -> None:
+        self.diagnostics.extend(other)
+
+
+class CompileError(Exception):
+    """Raised by an API entry point when compilation produced errors; carries them all."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        errors = [d for d in diagnostics if d.severity == "error"]
+        first = errors[0].headline() if errors else "compilation failed"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        super().__init__(first + more)
+
+
+def _source_line(path: str, line: int, cache: dict[str, list[str] | None]) -> str | None:
+    if path not in cache:
+        try:
+            with open(path, "rb") as handle:
+                cache[path] = handle.read().decode("utf-8", "replace").splitlines()
+        except OSError:
+            cache[path] = None
+    lines = cache[path]
+    if lines is None or not 1 <= line <= len(lines):
+        return None
+    return lines[line - 1]
+
+
+def render(diagnostics: Iterable[Diagnostic], stream: TextIO,
+           sources: dict[str, str] | None = None) -> None:
+    """Write diagnostics with their source line and a caret.
+
+    ``sources`` maps a diagnostic path to text already in memory (e.g. a file inside a zip).
+    """
+    cache: dict[str, list[str] | None] = {}
+    if sources:
+        cache.update({path: text.splitlines() for path, text in sources.items()})
+    for diagnostic in sorted(diagnostics, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)):
+        stream.write(diagnostic.headline() + "\n")
+        text = _source_line(diagnostic.pos.file, diagnostic.pos.line, cache)
+        if text is not None:
+            text = text.replace("\t", " ")
+            if len(text) > 200:
+                text = text[:200] + "..."
+            stream.write("    " + text + "\n")
+            stream.write("    " + " " * max(diagnostic.pos.col - 1, 0) + "^\n")
