@@ -1,0 +1,95 @@
+"""The ``mplc`` command line (DESIGN.md, "Stable interfaces").
+
+Exit codes: 0 ok, 1 errors (compile diagnostics, or a MuranoPL error for ``run``), 2 usage.
+No Python traceback ever reaches the user: anything unexpected is reported as an internal
+error with exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+
+class UsageError(Exception):
+    """A command was called with arguments it cannot use (exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits 2 too; keep its message short and plain
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"mplc: error: {message}\n")
+        raise SystemExit(2)
+
+
+def _add_paths(parser: argparse.ArgumentParser, positional: bool) -> None:
+    if positional:
+        parser.add_argument("paths", nargs="*", metavar="PATH",
+                            help="package directory, .zip, directory of packages, or compiled output")
+    parser.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
+                        help="a package location (repeatable)")
+    parser.add_argument("--format", default=None,
+                        help="Format of a directory of loose class files (default MuranoPL/1.0)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mplc", description="Compile and run MuranoPL packages.")
+    from mplc import __version__
+    parser.add_argument("--version", action="version", version=f"mplc {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = commands.add_parser("check", help="static checks; diagnostics on stderr")
+    _add_paths(check, positional=True)
+
+    compile_ = commands.add_parser("compile", help="compile packages to Python bytecode modules")
+    _add_paths(compile_, positional=True)
+    compile_.add_argument("-o", "--output", required=True, metavar="OUT")
+    compile_.add_argument("--emit-source", action="store_true",
+                          help="also write readable .py files (never imported)")
+
+    run = commands.add_parser("run", help="load an object model and call a method")
+    _add_paths(run, positional=False)
+    run.add_argument("--model", required=True, help="JSON object model, Objects document, or class name")
+    run.add_argument("--method", default="deploy")
+    run.add_argument("--args", default=None, metavar="JSON_LIST")
+    run.add_argument("--kwargs", default=None, metavar="JSON_OBJECT")
+    run.add_argument("--trace", action="store_true", help="define a global trace(value)")
+    run.add_argument("--repeat", type=int, default=1, metavar="N")
+    run.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+
+    schema = commands.add_parser("schema", help="json-schema of a class's forms specification")
+    _add_paths(schema, positional=False)
+    schema.add_argument("class_name", metavar="CLASS")
+    schema.add_argument("--method", action="append", default=[], dest="methods")
+    schema.add_argument("--class-version", default=None, metavar="SPEC")
+    schema.add_argument("--package", default=None, metavar="FQN")
+    return parser
+
+
+# command name -> module under mplc.commands with a ``main(args) -> int``
+_COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return 2
+    args.all_paths = list(getattr(args, "paths", []) or []) + list(args.path_options)
+    try:
+        module = importlib.import_module(f"mplc.commands.{_COMMANDS[args.command]}")
+        return module.main(args)
+    except UsageError as error:
+        sys.stderr.write(f"mplc {args.command}: error: {error}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # the user gets one line, never a traceback
+        sys.stderr.write(f"mplc {args.command}: internal error: {type(error).__name__}: {error}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
