@@ -1,0 +1,248 @@
+"""Benchmark harness: mplc against hand-written Python and against plain yaql evaluation.
+
+    python benchmarks/run.py [--only NAME ...] [--json benchmarks/results/latest.json] [--quick]
+
+Each workload runs in its own subprocess (so peak memory is its own) and is timed three ways:
+mplc as compiled (fast paths on), mplc with every expression fast path off (plain yaql
+evaluation through the runtime bridge), and the hand-written Python twin in baselines.py. The
+table shows medians, the ratios, the reference engine's measured time where there is one, and
+peak RSS. This is a harness, not a test: nothing here asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKLOAD_PACKAGE = os.path.join(HERE, "workloads", "bench.core")
+sys.path.insert(0, HERE)
+
+
+@dataclass(frozen=True)
+class CallWorkload:
+    """Call ``method`` of a new ``class_name`` object with ``args``; twin: ``baselines.<baseline>``."""
+
+    name: str
+    class_name: str
+    method: str
+    args: tuple
+    baseline: str
+    reference_seconds: float | None = None  # Murano's engine, measured on this machine class
+    target_seconds: float | None = None
+
+
+CALL_WORKLOADS = [
+    CallWorkload("fib(18), int contract", "bench.Fib", "fib", (18,), "fib", 8.1, 0.080),
+    CallWorkload("While sum 1..10000", "bench.Loops", "whileSum", (10000,), "while_sum", 5.0, 0.050),
+    CallWorkload("10,000 contract-checked calls", "bench.Contracts", "callMany", (10000,), "call_many",
+                 14.8, 0.150),
+    CallWorkload("For + arithmetic 10000", "bench.Loops", "forArithmetic", (10000,), "for_arithmetic"),
+    CallWorkload("where/select/dict 2000", "bench.Pipelines", "pipeline", (2000,), "pipeline"),
+    CallWorkload("object graph 3^6", "bench.Graph", "buildAndSum", (6, 3), "build_and_sum"),
+]
+
+OTHER_WORKLOADS = ["model load+serialize 10000", "front end 300 files", "compile 300 files",
+                   "import compiled package"]
+
+
+@dataclass
+class Row:
+    name: str
+    mplc: float | None = None
+    plain_yaql: float | None = None
+    python: float | None = None
+    reference: float | None = None
+    target: float | None = None
+    peak_rss_mb: float | None = None
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _median_time(function, budget_seconds: float = 2.0, max_runs: int = 15) -> float:
+    function()  # warm-up: compile caches, imports
+    times = []
+    started = time.perf_counter()
+    while len(times) < max_runs and (len(times) < 3 or time.perf_counter() - started < budget_seconds):
+        begin = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - begin)
+    return statistics.median(times)
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _runtime(fast_paths: bool, cache_dir: str):
+    import mplc
+    return mplc.Runtime([WORKLOAD_PACKAGE], cache_dir=cache_dir, fast_paths=fast_paths)
+
+
+def run_call_workload(workload: CallWorkload, cache_dir: str) -> Row:
+    import baselines
+    row = Row(workload.name, reference=workload.reference_seconds, target=workload.target_seconds)
+    twin = getattr(baselines, workload.baseline)
+    row.python = _median_time(lambda: twin(*workload.args))
+    expected = twin(*workload.args)
+    for fast_paths in (True, False):
+        runtime = _runtime(fast_paths, cache_dir)
+        obj = runtime.new(workload.class_name)
+        result = runtime.call(obj, workload.method, *workload.args)
+        if result != expected:
+            row.note = f"result {result!r} != python {expected!r}"
+        seconds = _median_time(lambda: runtime.call(obj, workload.method, *workload.args))
+        if fast_paths:
+            row.mplc = seconds
+        else:
+            row.plain_yaql = seconds
+    row.peak_rss_mb = _peak_rss_mb()
+    return row
+
+
+def _generated_model(count: int) -> dict:
+    objects = {"?": {"id": "root", "type": "bench.Node"}, "value": 0, "children": []}
+    for index in range(count - 1):
+        objects["children"].append({"?": {"id": f"n{index}", "type": "bench.Node"}, "value": index})
+    return objects
+
+
+def run_model_workload(cache_dir: str) -> Row:
+    row = Row("model load+serialize 10000")
+    model = _generated_model(10000)
+    runtime = _runtime(True, cache_dir)
+
+    def load_and_serialize():
+        runtime.load(model)
+        return runtime.serialize()
+
+    row.mplc = _median_time(load_and_serialize, budget_seconds=5.0, max_runs=5)
+
+    def python_twin():
+        import baselines
+        root = baselines.Node(0, [baselines.Node(child["value"]) for child in model["children"]])
+        return {"value": root.value, "children": [{"value": child.value} for child in root.children]}
+
+    row.python = _median_time(python_twin)
+    row.peak_rss_mb = _peak_rss_mb()
+    return row
+
+
+def run_frontend_workloads(name: str, cache_dir: str) -> Row:
+    import frontend_throughput
+    from mplc.diagnostics import DiagnosticSink
+    from mplc.frontend import load_packages
+    row = Row(name)
+    with tempfile.TemporaryDirectory() as scratch:
+        package_dir = frontend_throughput.generate_corpus(scratch)
+        if name == "front end 300 files":
+            row.mplc = _median_time(lambda: load_packages([package_dir], DiagnosticSink()),
+                                    budget_seconds=5.0, max_runs=5)
+        elif name == "compile 300 files":
+            from mplc.api import compile_packages
+            out = os.path.join(scratch, "out")
+            row.mplc = _median_time(lambda: compile_packages([package_dir], out, force=True),
+                                    budget_seconds=5.0, max_runs=3)
+        else:
+            from mplc.api import compile_packages
+            out = os.path.join(scratch, "out")
+            compile_packages([package_dir], out, force=True)
+            code = "import sys, time; sys.path.insert(0, {0!r}); t = time.perf_counter(); " \
+                   "import importlib, os; [importlib.import_module(d) for d in os.listdir({0!r})]; " \
+                   "print(time.perf_counter() - t)".format(out)
+            row.mplc = statistics.median(float(subprocess.check_output([sys.executable, "-c", code]))
+                                         for _ in range(3))
+        row.extra["class_files"] = frontend_throughput.CLASS_FILE_COUNT
+    row.peak_rss_mb = _peak_rss_mb()
+    return row
+
+
+def run_one(name: str, cache_dir: str) -> Row:
+    for workload in CALL_WORKLOADS:
+        if workload.name == name:
+            return run_call_workload(workload, cache_dir)
+    if name == "model load+serialize 10000":
+        return run_model_workload(cache_dir)
+    return run_frontend_workloads(name, cache_dir)
+
+
+def _format_seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value < 1e-3:
+        return f"{value * 1e6:.1f}us"
+    if value < 1:
+        return f"{value * 1e3:.2f}ms"
+    return f"{value:.2f}s"
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> str:
+    if not numerator or not denominator:
+        return "-"
+    return f"{numerator / denominator:.1f}x"
+
+
+def print_table(rows: list[Row]) -> None:
+    headers = ["workload", "mplc", "python", "mplc/python", "plain yaql", "yaql/mplc", "reference",
+               "ref/mplc", "target", "peak MB", "note"]
+    table = [headers]
+    for row in rows:
+        table.append([row.name, _format_seconds(row.mplc), _format_seconds(row.python),
+                      _ratio(row.mplc, row.python), _format_seconds(row.plain_yaql),
+                      _ratio(row.plain_yaql, row.mplc), _format_seconds(row.reference),
+                      _ratio(row.reference, row.mplc), _format_seconds(row.target),
+                      f"{row.peak_rss_mb:.0f}" if row.peak_rss_mb else "-", row.note])
+    widths = [max(len(line[i]) for line in table) for i in range(len(headers))]
+    for index, line in enumerate(table):
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+        if index == 0:
+            print("  ".join("-" * width for width in widths))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", default=[], help="run only workloads with this name")
+    parser.add_argument("--json", default=os.path.join(HERE, "results", "latest.json"))
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one workload, print JSON
+    parser.add_argument("--cache-dir", default=None)
+    args = parser.parse_args(argv)
+    cache_dir = args.cache_dir or tempfile.mkdtemp(prefix="mplc-bench-")
+
+    if args.one:
+        try:
+            row = run_one(args.one, cache_dir)
+        except Exception as error:  # the table shows why a workload could not run
+            row = Row(args.one, note=f"failed: {type(error).__name__}: {error}"[:160])
+        print(json.dumps(asdict(row)))
+        return 0
+
+    names = [w.name for w in CALL_WORKLOADS] + OTHER_WORKLOADS
+    if args.only:
+        names = [name for name in names if any(part in name for part in args.only)]
+    rows = []
+    for name in names:
+        output = subprocess.run([sys.executable, __file__, "--one", name, "--cache-dir", cache_dir],
+                                capture_output=True, text=True)
+        lines = output.stdout.strip().splitlines()
+        if output.returncode != 0 or not lines:
+            rows.append(Row(name, note=f"crashed: {output.stderr.strip().splitlines()[-1:]}"))
+        else:
+            rows.append(Row(**json.loads(lines[-1])))
+    print_table(rows)
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json, "w") as handle:
+        json.dump([asdict(row) for row in rows], handle, indent=2)
+    print(f"\nwritten: {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
