@@ -1,0 +1,148 @@
+"""Whole modules: one per class (``CLASS = _r.ClassSpec(...)``) and one per package (``PACKAGE``)."""
+
+from __future__ import annotations
+
+import ast
+
+from mplc import ir
+from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
+from mplc.codegen.statements import StatementCompiler
+from mplc.pyast import PyAst
+
+
+def _prologue(at: PyAst) -> list[ast.stmt]:
+    return [at.Import(names=[at.alias(name="mplc.runtime", asname=RUNTIME)])]
+
+
+def _module(body: list[ast.stmt]) -> ast.Module:
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _strings(at: PyAst, values) -> ast.expr:
+    return at.Tuple(elts=[at.Constant(value=value) for value in values], ctx=ast.Load())
+
+
+class ClassModuleCompiler:
+    """Compiles one ``ir.Class`` into the module docs/compiled-modules.md describes."""
+
+    def __init__(self, cls: ir.Class, format_version: str):
+        self.cls = cls
+        self.format_version = format_version
+        self.builder = ModuleBuilder()
+        self.statements = StatementCompiler(self.builder)
+
+    def module(self) -> ast.Module:
+        cls = self.cls
+        at = PyAst(cls.pos)
+        engine = at.Assign(targets=[store(at, "_ENGINE")],
+                           value=runtime_call(at, "engine_for", at.Constant(value=self.format_version)))
+        spec = runtime_call(
+            at, "ClassSpec",
+            name=at.Constant(value=cls.name),
+            package=at.Constant(value=None),
+            extends=_strings(at, (ref.full_name for ref in cls.extends)),
+            namespaces=constant(at, dict(cls.namespaces)),
+            usage=at.Constant(value=cls.usage),
+            cardinality=at.Constant(value=cls.cardinality),
+            applies=_strings(at, cls.applies),
+            inherited=at.Constant(value=cls.inherited),
+            meta=self._meta(at, cls.meta),
+            imports=_strings(at, (ref.full_name for ref in cls.imports)),
+            properties=self._by_name(at, cls.properties, self._property),
+            methods=self._by_name(at, cls.methods, self._method),
+            source_file=at.Constant(value=cls.source_file),
+            line=at.Constant(value=cls.pos.line),
+        )
+        assign = at.Assign(targets=[store(at, "CLASS")], value=spec)
+        return _module(_prologue(at) + [engine] + self.builder.definitions + [assign])
+
+    def _by_name(self, at: PyAst, members, compile_member) -> ast.expr:
+        return at.Dict(keys=[PyAst(member.pos).Constant(value=member.name) for member in members],
+                       values=[compile_member(member) for member in members])
+
+    def _meta(self, at: PyAst, entries: tuple[ir.MetaEntry, ...]) -> ast.expr:
+        specs = []
+        for entry in entries:
+            entry_at = PyAst(entry.pos)
+            values = entry_at.Dict(keys=[entry_at.Constant(value=name) for name, _ in entry.values],
+                                   values=[self.builder.value(value) for _, value in entry.values])
+            function = self.builder.define_function(entry_at, "meta", ("context",),
+                                                    [entry_at.Return(value=values)])
+            specs.append(runtime_call(entry_at, "MetaSpec", entry_at.Constant(value=entry.type.full_name),
+                                      load(entry_at, function)))
+        return at.Tuple(elts=specs, ctx=ast.Load())
+
+    def _default(self, at: PyAst, default: ir.Value | None) -> ast.expr:
+        if default is None:
+            return at.Constant(value=None)
+        default_at = PyAst(default.pos)
+        return load(default_at, self.builder.define_function(
+            default_at, "default", ("context",), [default_at.Return(value=self.builder.value(default))]))
+
+    def _contract(self, at: PyAst, contract: ir.Contract | None) -> ast.expr:
+        return at.Constant(value=None)
+
+    def _property(self, prop: ir.Property) -> ast.expr:
+        at = PyAst(prop.pos)
+        return runtime_call(
+            at, "PropertySpec", at.Constant(value=prop.name),
+            usage=at.Constant(value=prop.usage),
+            contract=self._contract(at, prop.contract),
+            default=self._default(at, prop.default),
+            has_default=at.Constant(value=prop.default is not None),
+            meta=self._meta(at, prop.meta),
+            line=at.Constant(value=prop.pos.line),
+        )
+
+    def _argument(self, argument: ir.Argument) -> ast.expr:
+        at = PyAst(argument.pos)
+        return runtime_call(
+            at, "ArgumentSpec", at.Constant(value=argument.name),
+            usage=at.Constant(value=argument.usage),
+            contract=self._contract(at, argument.contract),
+            default=self._default(at, argument.default),
+            has_default=at.Constant(value=argument.default is not None),
+            meta=self._meta(at, argument.meta),
+        )
+
+    def _method(self, method: ir.Method) -> ast.expr:
+        at = PyAst(method.pos)
+        arguments = at.Tuple(elts=[self._argument(argument) for argument in method.arguments],
+                             ctx=ast.Load())
+        body = self.statements.body_function(method.body, method.pos)
+        return runtime_call(
+            at, "MethodSpec", at.Constant(value=method.name),
+            usage=at.Constant(value=method.usage),
+            scope=at.Constant(value=method.scope),
+            arguments=arguments,
+            body=load(at, body),
+            meta=self._meta(at, method.meta),
+            line=at.Constant(value=method.pos.line),
+        )
+
+
+def class_module(cls: ir.Class, format_version: str) -> ast.Module:
+    return ClassModuleCompiler(cls, format_version).module()
+
+
+def package_module(package: ir.Package, modules: dict[str, str]) -> ast.Module:
+    """The package's ``__init__``: ``PACKAGE = _r.PackageSpec(...)``; ``modules`` maps class -> module."""
+    manifest = package.manifest
+    at = PyAst(manifest.pos)
+    rest = {
+        "Name": manifest.name, "Description": manifest.description, "Author": manifest.author,
+        "Supplier": manifest.supplier, "Tags": list(manifest.tags), "Logo": manifest.logo,
+        "UI": manifest.ui,
+    }
+    spec = runtime_call(
+        at, "PackageSpec",
+        full_name=at.Constant(value=manifest.full_name),
+        version=at.Constant(value=manifest.version),
+        format=at.Constant(value=f"{manifest.format_name}/{manifest.format_version}"),
+        type=at.Constant(value=manifest.type),
+        requirements=at.Dict(keys=[at.Constant(value=r.package) for r in manifest.requirements],
+                             values=[at.Constant(value=r.spec) for r in manifest.requirements]),
+        classes=constant(at, modules),
+        manifest=constant(at, rest),
+    )
+    return _module(_prologue(at) + [at.Assign(targets=[store(at, "PACKAGE")], value=spec)])

@@ -1,0 +1,164 @@
+"""One generated module: hoisted module-level definitions, expressions and data values.
+
+Expressions compile to functions of yaql's triple ``(receiver, context, engine)``; arguments
+of yaql function calls become module-level lazy objects, built once at import time
+(docs/compiled-modules.md, "Expressions").
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime
+from typing import Any
+
+from mplc import ir
+from mplc.pyast import PyAst
+
+RUNTIME = "_r"
+TRIPLE = ("receiver", "context", "engine")
+
+
+def runtime_attribute(at: PyAst, name: str) -> ast.expr:
+    return at.Attribute(value=at.Name(id=RUNTIME, ctx=ast.Load()), attr=name, ctx=ast.Load())
+
+
+def runtime_call(at: PyAst, name: str, /, *args: ast.expr, **keywords: ast.expr) -> ast.expr:
+    return at.Call(func=runtime_attribute(at, name), args=list(args),
+                   keywords=[at.keyword(arg=key, value=value) for key, value in keywords.items()])
+
+
+def load(at: PyAst, name: str) -> ast.expr:
+    return at.Name(id=name, ctx=ast.Load())
+
+
+def store(at: PyAst, name: str) -> ast.expr:
+    return at.Name(id=name, ctx=ast.Store())
+
+
+def parameters(at: PyAst, *names: str) -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[at.arg(arg=name) for name in names],
+                         kwonlyargs=[], kw_defaults=[], defaults=[])
+
+
+def function_def(at: PyAst, name: str, parameter_names: tuple[str, ...],
+                 body: list[ast.stmt]) -> ast.stmt:
+    return at.FunctionDef(name=name, args=parameters(at, *parameter_names), body=body or [at.Pass()],
+                          decorator_list=[], returns=None)
+
+
+def constant(at: PyAst, value: Any) -> ast.expr:
+    """Plain YAML data as a Python literal; user text only ever lands in ``ast.Constant``."""
+    if isinstance(value, dict):
+        return at.Dict(keys=[constant(at, key) for key in value],
+                       values=[constant(at, item) for item in value.values()])
+    if isinstance(value, (list, tuple)):
+        return at.Tuple(elts=[constant(at, item) for item in value], ctx=ast.Load())
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return at.Constant(value=value.isoformat())
+    if value is None or isinstance(value, (str, bytes, bool, int, float)):
+        return at.Constant(value=value)
+    raise TypeError(f"no literal form for {type(value).__name__}")
+
+
+class ModuleBuilder:
+    """Collects the module-level definitions of one module and hands out generated names."""
+
+    def __init__(self) -> None:
+        self.definitions: list[ast.stmt] = []
+        self._counter = 0
+        self._constants: dict[tuple, str] = {}
+
+    def new_name(self, prefix: str) -> str:
+        self._counter += 1
+        return f"_{prefix}{self._counter}"
+
+    def define(self, at: PyAst, prefix: str, value: ast.expr) -> ast.expr:
+        name = self.new_name(prefix)
+        self.definitions.append(at.Assign(targets=[store(at, name)], value=value))
+        return load(at, name)
+
+    def define_function(self, at: PyAst, prefix: str, parameter_names: tuple[str, ...],
+                        body: list[ast.stmt]) -> str:
+        name = self.new_name(prefix)
+        self.definitions.append(function_def(at, name, parameter_names, body))
+        return name
+
+    # -- expressions ---------------------------------------------------------------------
+
+    def expression_function(self, tree: ir.Expr) -> str:
+        """``def _fN(receiver, context, engine): return <tree>`` at module level."""
+        at = PyAst(tree.pos)
+        return self.define_function(at, "f", TRIPLE, [at.Return(value=self.expression_code(tree))])
+
+    def expression_code(self, tree: ir.Expr) -> ast.expr:
+        """Code evaluating ``tree`` with ``receiver``, ``context``, ``engine`` in scope."""
+        at = PyAst(tree.pos)
+        if isinstance(tree, ir.Wrap):
+            return self.expression_code(tree.expr)
+        if isinstance(tree, (ir.Constant, ir.KeywordConstant)):
+            return constant(at, tree.value if isinstance(tree, ir.Constant) else tree.name)
+        if isinstance(tree, ir.TypeName):
+            return runtime_call(at, "type_reference", load(at, "context"), at.Constant(value=tree.full_name))
+        if isinstance(tree, ir.GetContextValue):
+            return self._call(at, "#get_context_data", (ir.Constant(tree.name, tree.pos),))
+        if isinstance(tree, ir.Function):
+            return self._call(at, tree.name, tree.args)
+        if isinstance(tree, ir.MappingRule):
+            rule = self.argument(tree)
+            return at.Call(func=rule, args=[load(at, name) for name in TRIPLE], keywords=[])
+        raise TypeError(f"unknown expression node {type(tree).__name__}")
+
+    def _call(self, at: PyAst, name: str, args: tuple[ir.Expr, ...]) -> ast.expr:
+        arguments = self.define(at, "A", at.Tuple(elts=[self.argument(arg) for arg in args], ctx=ast.Load()))
+        return runtime_call(at, "call", at.Constant(value=name), *(load(at, n) for n in TRIPLE), arguments)
+
+    def argument(self, tree: ir.Expr) -> ast.expr:
+        """A module-level lazy argument object standing for ``tree`` (yaql passes trees, not values)."""
+        at = PyAst(tree.pos)
+        if isinstance(tree, (ir.Constant, ir.KeywordConstant)):
+            keyword = isinstance(tree, ir.KeywordConstant)
+            value = tree.name if keyword else tree.value
+            key = (keyword, type(value), value)
+            if key not in self._constants:
+                built = runtime_call(at, "keyword" if keyword else "constant", constant(at, value))
+                self._constants[key] = self.define(at, "K", built).id
+            return load(at, self._constants[key])
+        if isinstance(tree, ir.MappingRule):
+            return self.define(at, "R", runtime_call(at, "rule", self.argument(tree.source),
+                                                      self.argument(tree.destination)))
+        uses_receiver = isinstance(tree, ir.Function) and tree.uses_receiver
+        function = self.expression_function(tree)
+        return self.define(at, "L", runtime_call(at, "lazy", load(at, function),
+                                                  at.Constant(value=uses_receiver)))
+
+    def evaluate(self, expression: ir.Expression) -> ast.expr:
+        """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics."""
+        at = PyAst(expression.pos)
+        function = self.expression_function(expression.tree)
+        return runtime_call(at, "evaluate", load(at, function), load(at, "context"))
+
+    def hoist_expression(self, expression: ir.Expression) -> ast.expr:
+        """The contract compiler's callback: a reference to the hoisted function of ``expression``."""
+        at = PyAst(expression.pos)
+        return load(at, self.expression_function(expression.tree))
+
+    # -- data values ---------------------------------------------------------------------
+
+    def value(self, value: ir.Value) -> ast.expr:
+        """Code building a data value in a method scope (``context`` in scope), frozen like the reference."""
+        at = PyAst(value.pos)
+        if isinstance(value, ir.Literal):
+            return constant(at, value.value)
+        if isinstance(value, ir.Expression):
+            return self.evaluate(value)
+        if isinstance(value, ir.ListValue):
+            return runtime_call(at, "freeze_list",
+                                at.List(elts=[self.value(item) for item in value.items], ctx=ast.Load()))
+        if isinstance(value, ir.DictValue):
+            pairs = [at.Tuple(elts=[self.value(key), self.value(item)], ctx=ast.Load())
+                     for key, item in value.items]
+            return runtime_call(at, "freeze_dict", at.List(elts=pairs, ctx=ast.Load()))
+        raise TypeError(f"unknown value node {type(value).__name__}")
+
+    def optional_value(self, at: PyAst, value: ir.Value | None) -> ast.expr:
+        return at.Constant(value=None) if value is None else self.value(value)

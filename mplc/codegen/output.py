@@ -1,0 +1,156 @@
+"""Compiled packages on disk: mangled directory names, sourceless .pyc, cache keys, incremental writes.
+
+Layout and rules: docs/compiled-modules.md, "On disk".
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from importlib._bootstrap_external import _code_to_timestamp_pyc
+from types import CodeType
+
+import mplc
+from mplc import ir
+from mplc.codegen.classes import class_module, package_module
+
+BUILD_FILE = "mplc-build.json"
+SOURCE_SUFFIX = ".src.py"
+
+
+def mangle(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "_", text)
+
+
+def package_dir_name(full_name: str, version: str) -> str:
+    digest = hashlib.sha256(f"{full_name}/{version}".encode("utf-8")).hexdigest()[:8]
+    return f"p_{mangle(full_name)}__{mangle(version)}_{digest}"
+
+
+def _source_files(root: str) -> list[tuple[str, str]]:
+    """(relative path, absolute path) of every file under ``root``, sorted; a zip is one file."""
+    if os.path.isfile(root):
+        return [(os.path.basename(root), root)]
+    found = []
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and d != "__pycache__")
+        for name in files:
+            path = os.path.join(directory, name)
+            found.append((os.path.relpath(path, root).replace(os.sep, "/"), path))
+    return sorted(found)
+
+
+def cache_key(root: str, *options: str) -> str:
+    """sha256 over the sources (paths and bytes), mplc's version, the bytecode magic and options."""
+    digest = hashlib.sha256()
+    for part in (os.path.abspath(root), mplc.__version__, importlib.util.MAGIC_NUMBER.hex(), *options):
+        digest.update(part.encode("utf-8") + b"\0")
+    for relative, path in _source_files(root):
+        digest.update(relative.encode("utf-8") + b"\0")
+        with open(path, "rb") as handle:
+            digest.update(hashlib.sha256(handle.read()).digest())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class CompiledModule:
+    name: str  # module name inside the package directory: "__init__", "c0000", ...
+    tree: ast.Module
+    code: CodeType
+
+
+def compile_package(package: ir.Package) -> list[CompiledModule]:
+    """Every module of ``package``: ``__init__`` first, then one per class in sorted name order."""
+    classes = sorted(package.classes, key=lambda cls: cls.name)
+    names = {cls.name: f"c{index:04d}" for index, cls in enumerate(classes)}
+    format_version = package.manifest.format_version
+    modules = [_compiled("__init__", package_module(package, names), package.manifest.pos.file)]
+    for cls in classes:
+        modules.append(_compiled(names[cls.name], class_module(cls, format_version), cls.source_file))
+    return modules
+
+
+def _compiled(name: str, tree: ast.Module, yaml_path: str) -> CompiledModule:
+    return CompiledModule(name, tree, compile(tree, os.path.abspath(yaml_path), "exec", dont_inherit=True))
+
+
+def readable_source(tree: ast.Module) -> str:
+    """Python text for people (``--emit-source``); never what is compiled."""
+    try:
+        import astor
+        return astor.to_source(tree)
+    except Exception:  # astor lags behind new ast node kinds
+        return ast.unparse(tree) + "\n"
+
+
+def _copy_package_files(package: ir.Package, destination: str) -> None:
+    """manifest.yaml, Resources/ and UI/ travel with the compiled package, byte for byte."""
+    wanted = ["manifest.yaml"] + [f"Resources/{path}" for path in package.resources] \
+        + [f"UI/{path}" for path in package.ui_files]
+    if zipfile.is_zipfile(package.root):
+        with zipfile.ZipFile(package.root) as archive:
+            present = set(archive.namelist())
+            for relative in wanted:
+                if relative in present:
+                    _write(os.path.join(destination, relative), archive.read(relative))
+        return
+    for relative in wanted:
+        source = os.path.join(package.root, relative)
+        if os.path.isfile(source):
+            target = os.path.join(destination, relative)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(source, target)
+
+
+def _write(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
+def read_build_key(package_directory: str) -> str | None:
+    try:
+        with open(os.path.join(package_directory, BUILD_FILE), encoding="utf-8") as handle:
+            return json.load(handle).get("key")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def write_package(package: ir.Package, output: str, key: str, emit_source: bool = False) -> tuple[str, bool]:
+    """Write ``package`` under ``output``; returns (its directory, whether anything was written).
+
+    A directory whose build file already holds ``key`` is left untouched.
+    """
+    manifest = package.manifest
+    directory = os.path.join(output, package_dir_name(manifest.full_name, manifest.version))
+    if read_build_key(directory) == key:
+        return directory, False
+    os.makedirs(output, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=".build-", dir=output)
+    try:
+        for module in compile_package(package):
+            _write(os.path.join(staging, module.name + ".pyc"), bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
+            if emit_source:
+                _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
+                       readable_source(module.tree).encode("utf-8"))
+        _copy_package_files(package, staging)
+        build = {"key": key, "mplc": mplc.__version__, "magic": importlib.util.MAGIC_NUMBER.hex(),
+                 "full_name": manifest.full_name, "version": manifest.version,
+                 "format": f"{manifest.format_name}/{manifest.format_version}"}
+        _write(os.path.join(staging, BUILD_FILE), json.dumps(build, indent=1, sort_keys=True).encode("utf-8"))
+        os.chmod(staging, 0o755)
+        if os.path.isdir(directory):
+            shutil.rmtree(directory)
+        os.replace(staging, directory)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return directory, True

@@ -1,0 +1,227 @@
+"""Method bodies: IR statements -> Python statements with the reference's block semantics.
+
+Each body is ``def _bodyN(context)``; control flow is plain Python, everything whose meaning
+belongs to the reference engine is a runtime call (docs/compiled-modules.md, "Statements").
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from mplc import ir
+from mplc.codegen.module import (ModuleBuilder, constant, function_def, load, runtime_call,
+                                  store)
+from mplc.pyast import PyAst
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What the Python function being generated allows: ``break`` needs a loop, bare ``raise`` a handler."""
+
+    in_loop: bool = False
+    in_catch: bool = False
+
+
+def _context_slot(at: PyAst, name: str, ctx: ast.expr_context) -> ast.expr:
+    """``context['$name']``: a variable written by For or Catch As (yaql prefixes names with ``$``)."""
+    key = name if name.startswith("$") else "$" + name
+    return at.Subscript(value=load(at, "context"), slice=at.Constant(value=key), ctx=ctx)
+
+
+def _names(at: PyAst, names: tuple[str, ...]) -> ast.expr:
+    return at.Tuple(elts=[at.Constant(value=name) for name in names], ctx=ast.Load())
+
+
+class StatementCompiler:
+    def __init__(self, builder: ModuleBuilder):
+        self.builder = builder
+
+    def body_function(self, block: ir.Block, pos: ir.Pos) -> str:
+        """A module-level ``def _bodyN(context)`` running ``block``; returns its name."""
+        at = PyAst(pos)
+        return self.builder.define_function(at, "body", ("context",), self.block(block, _Scope()))
+
+    def block(self, block: ir.Block, scope: _Scope) -> list[ast.stmt]:
+        statements: list[ast.stmt] = []
+        for statement in block.statements:
+            statements.extend(self.statement(statement, scope))
+        return statements or [PyAst(block.pos).Pass()]
+
+    def statement(self, node: ir.Statement, scope: _Scope) -> list[ast.stmt]:
+        method = getattr(self, "_" + type(node).__name__.lower(), None)
+        if method is None:
+            raise TypeError(f"unknown statement node {type(node).__name__}")
+        return method(node, scope)
+
+    def _expressionstatement(self, node: ir.ExpressionStatement, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        return [at.Expr(value=self.builder.evaluate(node.expression))]
+
+    def _assignment(self, node: ir.Assignment, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        value = self.builder.value(node.value)
+        return [at.Expr(value=runtime_call(at, "assign", load(at, "context"),
+                                           self._target(node.target), value))]
+
+    def _target(self, target: ir.AssignmentTarget) -> ast.expr:
+        """The hoisted ``_r.target(root, steps)``: root is a variable name or a lazy object."""
+        at = PyAst(target.pos)
+        if isinstance(target.root, ir.GetContextValue):
+            root = at.Constant(value=target.root.name)
+        else:
+            root = self.builder.argument(target.root)
+        steps = []
+        for step in target.steps:
+            step_at = PyAst(step.pos)
+            if isinstance(step, ir.AttributeStep):
+                item = step_at.Constant(value=step.name)
+                kind = "attr"
+            else:
+                item = self.builder.argument(step.index.tree)
+                kind = "index"
+            steps.append(step_at.Tuple(elts=[step_at.Constant(value=kind), item], ctx=ast.Load()))
+        return self.builder.define(at, "T", runtime_call(at, "target", root,
+                                                         at.Tuple(elts=steps, ctx=ast.Load())))
+
+    def _return(self, node: ir.Return, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        return [at.Return(value=self.builder.optional_value(at, node.value))]
+
+    def _loop_control(self, at: PyAst, scope: _Scope, kind: str, statement: ast.stmt) -> list[ast.stmt]:
+        if scope.in_loop:
+            return [statement]
+        return [at.Raise(exc=runtime_call(at, "misplaced", at.Constant(value=kind)), cause=None)]
+
+    def _break(self, node: ir.Break, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        return self._loop_control(at, scope, "Break", at.Break())
+
+    def _continue(self, node: ir.Continue, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        return self._loop_control(at, scope, "Continue", at.Continue())
+
+    def _rethrow(self, node: ir.Rethrow, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        if scope.in_catch:
+            return [at.Raise(exc=None, cause=None)]
+        return [at.Raise(exc=runtime_call(at, "misplaced", at.Constant(value="Rethrow")), cause=None)]
+
+    def _do(self, node: ir.Do, scope: _Scope) -> list[ast.stmt]:
+        return self.block(node.body, scope)
+
+    def _condition(self, value: ir.Value) -> ast.expr:
+        at = PyAst(value.pos)
+        return runtime_call(at, "condition", self.builder.value(value))
+
+    def _if(self, node: ir.If, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        otherwise = [] if node.otherwise is None else self.block(node.otherwise, scope)
+        return [at.If(test=self._condition(node.condition), body=self.block(node.then, scope),
+                      orelse=otherwise)]
+
+    def _while(self, node: ir.While, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        body = self.block(node.body, _Scope(True, scope.in_catch))
+        return [at.While(test=self._condition(node.condition), body=body, orelse=[])]
+
+    def _for(self, node: ir.For, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        collection = runtime_call(at, "iterate", self.builder.value(node.collection))
+        body = self.block(node.body, _Scope(True, scope.in_catch))
+        return [at.For(target=_context_slot(at, node.variable, ast.Store()), iter=collection,
+                       body=body, orelse=[])]
+
+    def _repeat(self, node: ir.Repeat, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        count = runtime_call(at, "repeat_count", self.builder.value(node.count))
+        body = self.block(node.body, _Scope(True, scope.in_catch))
+        return [at.For(target=store(at, "_"),
+                       iter=at.Call(func=load(at, "range"), args=[count], keywords=[]),
+                       body=body, orelse=[])]
+
+    def _match(self, node: ir.Match, scope: _Scope) -> list[ast.stmt]:
+        """First equal key wins. The reference compares keys unevaluated, so an expression key never matches."""
+        at = PyAst(node.pos)
+        subject = self.builder.new_name("match")
+        statements: list[ast.stmt] = [at.Assign(targets=[store(at, subject)],
+                                                value=self.builder.value(node.value))]
+        chain = [] if node.default is None else self.block(node.default, scope)
+        for case in reversed(node.cases):
+            if not isinstance(case.key, ir.Literal):
+                continue
+            case_at = PyAst(case.pos)
+            test = runtime_call(case_at, "match_equals", load(case_at, subject),
+                                constant(case_at, case.key.value))
+            chain = [case_at.If(test=test, body=self.block(case.body, scope), orelse=chain)]
+        return statements + chain
+
+    def _switch(self, node: ir.Switch, scope: _Scope) -> list[ast.stmt]:
+        """Every case whose condition holds runs, in order; Default runs when none did."""
+        at = PyAst(node.pos)
+        matched = self.builder.new_name("matched") if node.default is not None else None
+        statements: list[ast.stmt] = []
+        if matched:
+            statements.append(at.Assign(targets=[store(at, matched)], value=at.Constant(value=False)))
+        for case in node.cases:
+            case_at = PyAst(case.pos)
+            body = self.block(case.body, scope)
+            if matched:
+                body.insert(0, case_at.Assign(targets=[store(case_at, matched)],
+                                              value=case_at.Constant(value=True)))
+            statements.append(case_at.If(test=self._condition(case.condition), body=body, orelse=[]))
+        if matched:
+            statements.append(at.If(test=at.UnaryOp(op=ast.Not(), operand=load(at, matched)),
+                                    body=self.block(node.default, scope), orelse=[]))
+        return statements or [at.Pass()]
+
+    def _parallel(self, node: ir.Parallel, scope: _Scope) -> list[ast.stmt]:
+        """One nested ``def _branchN(context)`` per statement; the runtime gives each a child context."""
+        at = PyAst(node.pos)
+        statements: list[ast.stmt] = []
+        branches: list[ast.expr] = []
+        for branch in node.branches.statements:
+            branch_at = PyAst(branch.pos)
+            name = self.builder.new_name("branch")
+            statements.append(function_def(branch_at, name, ("context",), self.statement(branch, _Scope())))
+            branches.append(load(branch_at, name))
+        limit = self.builder.optional_value(at, node.limit)
+        statements.append(at.Expr(value=runtime_call(at, "parallel", load(at, "context"),
+                                                     at.Tuple(elts=branches, ctx=ast.Load()), limit)))
+        return statements
+
+    def _throw(self, node: ir.Throw, scope: _Scope) -> list[ast.stmt]:
+        at = PyAst(node.pos)
+        exception = runtime_call(at, "throw", load(at, "context"), _names(at, node.names),
+                                 self.builder.optional_value(at, node.message),
+                                 self.builder.optional_value(at, node.extra),
+                                 self.builder.optional_value(at, node.cause))
+        return [at.Raise(exc=exception, cause=None)]
+
+    def _try(self, node: ir.Try, scope: _Scope) -> list[ast.stmt]:
+        """``except Exception``: the reference turns any Python error of a statement into a MuranoPL one."""
+        at = PyAst(node.pos)
+        body = self.block(node.body, scope)
+        handlers: list[ast.excepthandler] = []
+        if node.catches or node.otherwise is not None:
+            caught = self.builder.new_name("exception")
+            chain: list[ast.stmt] = [at.Raise(exc=None, cause=None)]
+            catch_scope = _Scope(scope.in_loop, True)
+            for catch in reversed(node.catches):
+                catch_at = PyAst(catch.pos)
+                names = _names(catch_at, catch.names) if catch.names else catch_at.Constant(value=None)
+                arguments = (load(catch_at, caught), names, load(catch_at, "context"))
+                catch_body = self.block(catch.body, catch_scope)
+                if catch.variable:
+                    catch_body.insert(0, catch_at.Assign(
+                        targets=[_context_slot(catch_at, catch.variable, ast.Store())],
+                        value=runtime_call(catch_at, "exception_value", *arguments)))
+                chain = [catch_at.If(test=runtime_call(catch_at, "catch_matches", *arguments),
+                                     body=catch_body, orelse=chain)]
+            handlers.append(at.ExceptHandler(type=load(at, "Exception"), name=caught, body=chain))
+        otherwise = [] if node.otherwise is None else self.block(node.otherwise, scope)
+        final = [] if node.finally_ is None else self.block(node.finally_, scope)
+        if not handlers and not final:
+            return body
+        return [at.Try(body=body, handlers=handlers, orelse=otherwise, finalbody=final)]
+
