@@ -60,6 +60,13 @@ def cache_key(root: str, *options: str) -> str:
     return digest.hexdigest()
 
 
+def build_key(package: ir.Package, emit_source: bool) -> str:
+    """The cache key of one package's output: its sources, its Format and the output options."""
+    manifest = package.manifest
+    return cache_key(package.root, f"{manifest.format_name}/{manifest.format_version}",
+                     f"emit_source={emit_source}")
+
+
 @dataclass(frozen=True)
 class CompiledModule:
     name: str  # module name inside the package directory: "__init__", "c0000", ...
@@ -124,12 +131,13 @@ def read_build_key(package_directory: str) -> str | None:
         return None
 
 
-def write_package(package: ir.Package, output: str, key: str, emit_source: bool = False) -> tuple[str, bool]:
+def write_package(package: ir.Package, output: str, emit_source: bool = False) -> tuple[str, bool]:
     """Write ``package`` under ``output``; returns (its directory, whether anything was written).
 
-    A directory whose build file already holds ``key`` is left untouched.
+    A directory whose build file already holds the package's key is left untouched.
     """
     manifest = package.manifest
+    key = build_key(package, emit_source)
     directory = os.path.join(output, package_dir_name(manifest.full_name, manifest.version))
     if read_build_key(directory) == key:
         return directory, False

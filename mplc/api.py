@@ -1,0 +1,161 @@
+"""``mplc.Runtime``: load compiled or source packages and run MuranoPL from Python.
+
+The thin layer above the front end, codegen and the runtime: source packages are compiled on
+demand into a cache directory (``$MPLC_CACHE_DIR``, default ``~/.cache/mplc``) keyed like
+``mplc compile`` output, so an unchanged package is never compiled twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Iterable
+
+from mplc.codegen import BUILD_FILE, cache_key, write_package
+from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
+
+CORE_LIBRARY = "io.murano"
+CORE_LIBRARY_PATH = os.path.join(os.path.dirname(__file__), "corelib", CORE_LIBRARY)
+_CACHE_INDEX = "mplc-cache.json"
+
+
+def default_cache_dir() -> str:
+    return os.environ.get("MPLC_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "mplc")
+
+
+def _compiled_packages(path: str) -> list[str] | None:
+    """The compiled package directories ``path`` holds, or None when it is not compiled output."""
+    if os.path.isfile(os.path.join(path, BUILD_FILE)):
+        return [path]
+    if not os.path.isdir(path) or os.path.exists(os.path.join(path, "manifest.yaml")):
+        return None
+    found = sorted(os.path.join(path, name) for name in os.listdir(path)
+                   if os.path.isfile(os.path.join(path, name, BUILD_FILE)))
+    return found or None
+
+
+def _full_name(package_directory: str) -> str | None:
+    try:
+        with open(os.path.join(package_directory, BUILD_FILE), encoding="utf-8") as handle:
+            return json.load(handle).get("full_name")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def compile_sources(path: str, cache_dir: str, default_format: str | None = None,
+                    warnings: list[Diagnostic] | None = None) -> list[str]:
+    """Compile the packages at ``path`` into the cache (once per cache key); their directories.
+
+    Raises ``CompileError`` with every diagnostic when the front end reports errors.
+    """
+    from mplc.frontend import load_packages
+
+    output = os.path.join(cache_dir, cache_key(path, f"default_format={default_format}")[:32])
+    index = os.path.join(output, _CACHE_INDEX)
+    try:
+        with open(index, encoding="utf-8") as handle:
+            return [os.path.join(output, name) for name in json.load(handle)]
+    except (OSError, ValueError):
+        pass
+    sink = DiagnosticSink()
+    packages = load_packages([path], sink, default_format=default_format)
+    if sink.has_errors:
+        raise CompileError(sink.diagnostics)
+    if warnings is not None:
+        warnings.extend(sink.diagnostics)
+    directories = [write_package(package, output)[0] for package in packages]
+    with open(index + ".tmp", "w", encoding="utf-8") as handle:
+        json.dump([os.path.basename(directory) for directory in directories], handle)
+    os.replace(index + ".tmp", index)
+    return directories
+
+
+def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
+                     default_format: str | None = None,
+                     warnings: list[Diagnostic] | None = None) -> list[str]:
+    """Compiled package directories for ``paths``, plus the bundled core library when none is given."""
+    cache_dir = cache_dir or default_cache_dir()
+    directories: list[str] = []
+    for path in paths:
+        compiled = _compiled_packages(path)
+        if compiled is None:
+            compiled = compile_sources(path, cache_dir, default_format, warnings)
+        directories.extend(compiled)
+    if not any(_full_name(directory) == CORE_LIBRARY for directory in directories):
+        directories.extend(compile_sources(CORE_LIBRARY_PATH, cache_dir, warnings=warnings))
+    return directories
+
+
+class Runtime:
+    """Packages loaded and ready to run: ``rt.load(model)``, ``rt.call(obj, 'deploy')``.
+
+    ``paths`` are package directories, .zip files, directories of packages, directories of
+    loose class files, or ``mplc compile`` output.
+    """
+
+    def __init__(self, paths: Iterable[str] | str, *, cache_dir: str | None = None,
+                 default_format: str | None = None):
+        from mplc.runtime import Executor
+
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        self.warnings: list[Diagnostic] = []
+        self.package_dirs = resolve_packages([os.fspath(path) for path in paths], cache_dir,
+                                             default_format, self.warnings)
+        self.executor = Executor(self.package_dirs)
+
+    def load(self, model: Any) -> "MuranoObjectProxy":
+        """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""
+        return self._wrap(self.executor.load(model))
+
+    def new(self, class_name: str, **properties: Any) -> "MuranoObjectProxy":
+        return self._wrap(self.executor.new(class_name, **properties))
+
+    def call(self, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Call a MuranoPL method (any scope) on an object, as the engine calls a deployment's."""
+        return self._wrap(self.executor.call(_unwrap(obj), method, tuple(_unwrap(a) for a in args),
+                                             {key: _unwrap(value) for key, value in kwargs.items()}))
+
+    def serialize(self) -> Any:
+        return self.executor.serialize()
+
+    def render(self, value: Any) -> Any:
+        """Plain JSON-ready data: objects in object-model form, types as their names."""
+        return self.executor.render(_unwrap(value))
+
+    def collect_garbage(self) -> None:
+        self.executor.collect_garbage()
+
+    @property
+    def traces(self) -> list:
+        return self.executor.trace
+
+    def schema(self, class_name: str, methods: Iterable[str] = (), class_version: str | None = None):
+        raise NotImplementedError("mplc.Runtime.schema is not implemented yet")
+
+    def _wrap(self, value: Any) -> Any:
+        from mplc.runtime import MuranoObject
+
+        return MuranoObjectProxy(self, value) if isinstance(value, MuranoObject) else value
+
+
+class MuranoObjectProxy:
+    """A MuranoPL object seen from Python: ``proxy.deploy()`` calls its MuranoPL method."""
+
+    __slots__ = ("_runtime", "_object")
+
+    def __init__(self, runtime: Runtime, obj: Any):
+        object.__setattr__(self, "_runtime", runtime)
+        object.__setattr__(self, "_object", obj)
+
+    def __getattr__(self, method: str):
+        if method.startswith("__"):
+            raise AttributeError(method)
+        return lambda *args, **kwargs: self._runtime.call(self._object, method, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<MuranoPL object {self._object!r}>"
+
+
+def _unwrap(value: Any) -> Any:
+    return value._object if isinstance(value, MuranoObjectProxy) else value

@@ -1,0 +1,85 @@
+"""``mplc run``: load an object model, call one method, print ONE JSON document (DESIGN.md).
+
+``{"result", "error": null | {"type", "message"}, "traces", "model"}``; ``--repeat N`` adds
+``seconds_per_call`` (median). Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+
+from mplc.cli import UsageError
+from mplc.diagnostics import CompileError, render
+
+
+def _json_argument(text: str | None, kind: type, option: str):
+    if text is None:
+        return kind()
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise UsageError(f"{option} is not valid JSON: {error}") from None
+    if not isinstance(value, kind):
+        raise UsageError(f"{option} must be a JSON {'list' if kind is list else 'object'}")
+    return value
+
+
+def read_model(model: str):
+    """A JSON file (object model or ``Objects`` document), else a bare class name."""
+    if os.path.isfile(model):
+        try:
+            with open(model, encoding="utf-8") as handle:
+                document = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"cannot read model {model}: {error}") from None
+        if not isinstance(document, dict):
+            raise UsageError(f"model {model} must hold a JSON object")
+        return document
+    if not model or model.lstrip().startswith(("{", "[")) or os.sep in model:
+        raise UsageError(f"model {model!r} is neither a JSON file nor a class name")
+    return {"?": {"type": model}}
+
+
+def main(args) -> int:
+    from mplc.api import Runtime
+    from mplc.runtime import MuranoError
+
+    if not args.all_paths:
+        raise UsageError("no --path given")
+    if args.repeat < 1:
+        raise UsageError("--repeat must be at least 1")
+    call_args = _json_argument(args.args, list, "--args")
+    call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
+    model = read_model(args.model)
+    try:
+        runtime = Runtime(args.all_paths, cache_dir=args.cache_dir, default_format=args.format)
+    except CompileError as error:
+        render(error.diagnostics, sys.stderr)
+        return 2
+    render(runtime.warnings, sys.stderr)
+    executor = runtime.executor
+    if args.trace:
+        executor.enable_trace()
+    output = {"result": None, "error": None, "traces": [], "model": None}
+    timings = []
+    try:
+        root = executor.load(model)
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            result = executor.call(root, args.method, tuple(call_args), call_kwargs)
+            timings.append(time.perf_counter() - started)
+        output["result"] = executor.render(result)
+        executor.collect_garbage()
+    except MuranoError as error:
+        output["error"] = {"type": error.type_name, "message": str(error)}
+    output["traces"] = executor.render(list(executor.trace))
+    output["model"] = executor.serialize()
+    if args.repeat > 1 and timings:
+        output["seconds_per_call"] = statistics.median(timings)
+    json.dump(output, sys.stdout, indent=1, sort_keys=False, default=str)
+    sys.stdout.write("\n")
+    return 1 if output["error"] else 0
