@@ -65,10 +65,10 @@ class StatementCompiler:
                                            self._target(node.target), value))]
 
     def _target(self, target: ir.AssignmentTarget) -> ast.expr:
-        """The hoisted ``_r.target(root, steps)``: root is a variable name or a lazy object."""
+        """The hoisted ``_r.target(root, steps, source)``: root is ``_r.variable(name)`` or a lazy object."""
         at = PyAst(target.pos)
         if isinstance(target.root, ir.GetContextValue):
-            root = at.Constant(value=target.root.name)
+            root = runtime_call(at, "variable", at.Constant(value=target.root.name))
         else:
             root = self.builder.argument(target.root)
         steps = []
@@ -81,8 +81,8 @@ class StatementCompiler:
                 item = self.builder.argument(step.index.tree)
                 kind = "index"
             steps.append(step_at.Tuple(elts=[step_at.Constant(value=kind), item], ctx=ast.Load()))
-        return self.builder.define(at, "T", runtime_call(at, "target", root,
-                                                         at.Tuple(elts=steps, ctx=ast.Load())))
+        return self.builder.define(at, "T", runtime_call(at, "target", root, at.Tuple(elts=steps, ctx=ast.Load()),
+                                                         at.Constant(value=target.source)))
 
     def _return(self, node: ir.Return, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
@@ -215,7 +215,7 @@ class StatementCompiler:
                 if catch.variable:
                     catch_body.insert(0, catch_at.Assign(
                         targets=[_context_slot(catch_at, catch.variable, ast.Store())],
-                        value=runtime_call(catch_at, "exception_value", *arguments)))
+                        value=runtime_call(catch_at, "exception_value", load(catch_at, caught))))
                 chain = [catch_at.If(test=runtime_call(catch_at, "catch_matches", *arguments),
                                      body=catch_body, orelse=chain)]
             handlers.append(at.ExceptHandler(type=load(at, "Exception"), name=caught, body=chain))
