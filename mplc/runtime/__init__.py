@@ -3,3 +3,33 @@
 Never imports mplc.frontend, mplc.codegen or mplc.contracts. The names generated modules use
 are listed in docs/compiled-modules.md.
 """
+
+import collections.abc  # noqa: F401  (yaql 3.x needs it loaded)
+
+from mplc.runtime.bridge import (call, constant, engine_for, evaluate, freeze_dict, freeze_list,
+                                 keyword, lazy, rule)
+from mplc.runtime.contract_context import ContractContext
+from mplc.runtime.errors import (AmbiguousMethodName, AmbiguousPropertyNameError, ContractViolation,
+                                 ContractViolationException, MuranoError, MuranoPlException,
+                                 NoClassFound, NoMethodFound, NoPropertyFound, NoWriteAccessError,
+                                 PropertyReadError, PropertyWriteError,
+                                 UninitializedPropertyAccessError)
+from mplc.runtime.executor import Executor
+from mplc.runtime.flow import (assign, catch_matches, condition, exception_value, iterate,
+                               match_equals, parallel, repeat_count, target, throw, variable)
+from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
+from mplc.runtime.natives import native
+from mplc.runtime.specs import (ArgumentSpec, ClassSpec, MetaSpec, MethodSpec, PackageSpec,
+                                PropertySpec)
+
+
+def type_reference(context, full_name):
+    """``ns:Name`` resolved at compile time: the class as a value, seen from the running class."""
+    from mplc.runtime.bridge import NAMES_SCOPE
+    return Executor.current().find_class(full_name, None if context is None else context[NAMES_SCOPE]).reference
+
+
+try:
+    from mplc.runtime import contracts  # noqa: F401  (owned by the contracts engineer)
+except ImportError:  # not written yet
+    pass

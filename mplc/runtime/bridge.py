@@ -1,0 +1,198 @@
+"""The yaql bridge: engines, root contexts, and the expression entry points generated code uses.
+
+Generated code evaluates an expression tree against yaql's triple (receiver, context, engine),
+exactly as yaql evaluates its own trees: ``call`` resolves a function the way
+``yaql.language.expressions.Function`` does, and argument objects are real yaql expression
+objects, so yaql's overload resolution (lazy parameters, keywords, mapping rules) sees what it
+would see for a parsed tree.
+"""
+
+from __future__ import annotations
+
+import collections.abc  # noqa: F401  (yaql 3.x needs it loaded)
+import sys
+
+import yaql
+from yaql import legacy
+from yaql.language import contexts, conventions, exceptions as yaql_exceptions
+from yaql.language import expressions, factory, specs, utils
+
+from mplc.runtime.specs import parse_format_version
+
+NO_VALUE = utils.NO_VALUE
+CONVENTION = conventions.CamelCaseConvention()
+ITERATORS_LIMIT = 2000
+MEMORY_QUOTA = 512 * 1024
+
+# Keys the runtime keeps in yaql contexts (never valid MuranoPL variable names).
+ENGINE = "?engine"
+EXECUTOR = "?executor"
+TYPE = "?type"
+NAMES_SCOPE = "?namesScope"
+CURRENT_METHOD = "?currentMethod"
+CALLER_CONTEXT = "?callerContext"
+ALLOW_PROPERTY_WRITES = "?allowPropertyWrites"
+ARGUMENT_OWNER = "?argumentOwner"
+VARIABLE_SCOPE = "?variableScope"
+ACTIONS_ONLY = "?actionsOnly"
+SKIP_FRAME = "?skipFrame"
+
+
+def _add_murano_operators(engine_factory: factory.YaqlFactory) -> None:
+    engine_factory.insert_operator(
+        ">", True, "is", factory.OperatorType.BINARY_LEFT_ASSOCIATIVE, False)
+    engine_factory.insert_operator(
+        None, True, ":", factory.OperatorType.BINARY_LEFT_ASSOCIATIVE, True)
+    engine_factory.insert_operator(
+        ":", True, ":", factory.OperatorType.PREFIX_UNARY, False)
+    engine_factory.operators.insert(0, ())
+
+
+def _create_engine(legacy_format: bool):
+    engine_factory = factory.YaqlFactory()
+    _add_murano_operators(engine_factory)
+    options = {
+        "yaql.limitIterators": ITERATORS_LIMIT,
+        "yaql.memoryQuota": MEMORY_QUOTA,
+        "yaql.convertSetsToLists": True,
+        "yaql.convertTuplesToLists": True,
+    }
+    if legacy_format:
+        options["yaql.iterableDicts"] = True
+    return engine_factory.create(options=options)
+
+
+_ENGINES = {True: _create_engine(True), False: _create_engine(False)}
+
+
+def is_legacy(version: tuple[int, int]) -> bool:
+    return version <= (1, 1)
+
+
+def engine_for(format_version) -> object:
+    """The yaql engine of a Format (``'1.3.0'``, ``'MuranoPL/1.0'`` or a (major, minor) tuple)."""
+    version = format_version if isinstance(format_version, tuple) else parse_format_version(format_version)
+    return _ENGINES[is_legacy(version)]
+
+
+def finalize(value):
+    """Freeze a result as the reference's ``#finalize`` does: lists to tuples, dicts to FrozenDict."""
+    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, utils.MappingType):
+        return utils.FrozenDict((finalize(k), finalize(v)) for k, v in value.items())
+    if utils.is_sequence(value):
+        return tuple(finalize(item) for item in value)
+    if isinstance(value, utils.SetType):
+        return frozenset(finalize(item) for item in value)
+    if utils.is_iterable(value):
+        return tuple(finalize(item) for item in utils.limit_iterable(value, ITERATORS_LIMIT))
+    return value
+
+
+@specs.name("#finalize")
+def _finalize_function(obj):
+    return finalize(obj)
+
+
+_root_contexts: dict = {}
+
+
+def function_generation(version: tuple[int, int]) -> int:
+    """Formats differ in which murano functions exist: <=1.1, 1.2-1.3, >=1.4."""
+    if is_legacy(version):
+        return 0
+    return 1 if version <= (1, 3) else 2
+
+
+def root_context(version: tuple[int, int]):
+    """The shared root context of a Format: yaql's library, murano's functions, the engine."""
+    generation = function_generation(version)
+    context = _root_contexts.get(generation)
+    if context is None:
+        from mplc.runtime import functions
+        if generation == 0:
+            base = legacy.create_context(convention=CONVENTION, finalizer=_finalize_function)
+        else:
+            base = yaql.create_context(convention=CONVENTION, finalizer=_finalize_function)
+        context = functions.register(base.create_child_context(), version)
+        context[ENGINE] = engine_for(version)
+        _root_contexts[generation] = context
+    return context
+
+
+def empty_context():
+    context = contexts.Context(convention=CONVENTION)
+    context.register_function(_finalize_function)
+    return context
+
+
+def link(parent, child):
+    return parent if child is None else contexts.LinkedContext(parent, child)
+
+
+# --- argument objects for generated code ------------------------------------------------------
+
+class Lazy(expressions.Expression):
+    """A compiled sub-expression handed to a yaql function as an unevaluated argument."""
+
+    __slots__ = ("function", "uses_receiver")
+
+    def __init__(self, function, uses_receiver=False):
+        self.function = function
+        self.uses_receiver = uses_receiver
+
+    def __call__(self, receiver, context, engine):
+        return self.function(receiver, context, engine)
+
+    def __str__(self):
+        return getattr(self.function, "__name__", "<expression>")
+
+
+def lazy(function, uses_receiver=False) -> Lazy:
+    """``uses_receiver`` is yaql's flag of the wrapped node: True for a plain ``name(...)`` call."""
+    return Lazy(function, uses_receiver)
+
+
+def constant(value) -> expressions.Constant:
+    return expressions.Constant(value)
+
+
+def keyword(name: str) -> expressions.KeywordConstant:
+    return expressions.KeywordConstant(name)
+
+
+def rule(source, destination) -> expressions.MappingRuleExpression:
+    return expressions.MappingRuleExpression(source, destination)
+
+
+def call(name, receiver, context, engine, args):
+    """Resolve and call a yaql function exactly as ``yaql.language.expressions.Function`` does."""
+    return context(name, engine, receiver, context)(*args)
+
+
+def evaluate(function, context, engine=None):
+    """Evaluate a whole expression with yaql's statement semantics (``#finalize``, unwrapping).
+
+    Python exceptions become MuranoPL exceptions here, as the reference converts them per
+    statement, so a MuranoPL ``Try`` in the same method can catch them.
+    """
+    if engine is None:
+        engine = context[ENGINE]
+    try:
+        return finalize(function(NO_VALUE, context, engine))
+    except yaql_exceptions.WrappedException as wrapped:
+        error = wrapped.wrapped
+        from mplc.runtime.flow import to_murano_exception
+        raise to_murano_exception(error, wrapped.__traceback__) from None
+    except Exception as error:
+        from mplc.runtime.flow import to_murano_exception
+        raise to_murano_exception(error, sys.exc_info()[2]) from None
+
+
+def freeze_list(items) -> tuple:
+    return tuple(items)
+
+
+def freeze_dict(pairs) -> utils.FrozenDict:
+    return utils.FrozenDict(pairs)

@@ -1,0 +1,57 @@
+"""What a contract validator ``contract(value, cc)`` gets from the runtime."""
+
+from __future__ import annotations
+
+from mplc.runtime import bridge
+from mplc.runtime.model import MuranoObject, TypeReference
+
+
+class ContractContext:
+    """The situation a value is checked in.
+
+    ``this``: the object whose property/argument it is (None for static members); ``owner``:
+    the owner new objects get; ``calling_type``: the class whose code assigns the value;
+    ``context``: the yaql context of ``this`` (contract expressions evaluate in it, ``$`` is the
+    value being checked); ``finalize``: the reference's finalize flag; ``executor``.
+    """
+
+    __slots__ = ("executor", "this", "owner", "calling_type", "context", "finalize")
+
+    def __init__(self, executor, this, owner, calling_type, context, finalize=True):
+        self.executor = executor
+        self.this = this
+        self.owner = owner
+        self.calling_type = calling_type
+        self.context = context
+        self.finalize = finalize
+
+    @property
+    def engine(self):
+        return self.context[bridge.ENGINE]
+
+    @property
+    def initializing(self) -> bool:
+        """True during the first pass of a model load, when ids may name objects not yet built."""
+        return self.executor.loading is not None and self.executor.loading.initializing
+
+    def find_class(self, name):
+        """A class (MuranoType) by name, resolved in the namespaces of the checked class."""
+        return self.executor.find_class(name, self.context[bridge.NAMES_SCOPE])
+
+    def get_object(self, object_id):
+        loading = self.executor.loading
+        if loading is not None:
+            return loading.get(object_id)
+        return self.executor.objects.get(object_id)
+
+    def load_object(self, data, default_type=None):
+        """Build an object owned by ``owner`` from a dict (class() contract on a mapping)."""
+        return self.executor.load_object(data, self.owner, default_type=default_type,
+                                         scope=self.calling_type, context=self.context)
+
+    def is_instance_of(self, value, murano_type) -> bool:
+        if isinstance(murano_type, TypeReference):
+            murano_type = murano_type.type
+        if not isinstance(value, MuranoObject):
+            return False
+        return any(part.type.name == murano_type.name for part in value.real_this.parts())

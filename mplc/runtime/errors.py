@@ -1,0 +1,147 @@
+"""Errors the runtime raises, named like the reference engine's exception classes.
+
+Every error derives from ``MuranoError``; ``type_name`` is the reference class name, which is
+what ``mplc run`` reports as ``error.type``. ``MuranoPlException`` is a MuranoPL-level exception
+(thrown by ``Throw`` or converted from a Python exception inside a method).
+"""
+
+from __future__ import annotations
+
+
+class MuranoError(Exception):
+    """Base of every runtime error; ``type_name`` mirrors the reference engine's class name."""
+
+    @property
+    def type_name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def qualified_name(self) -> str:
+        """The name a converted error has inside MuranoPL (``Catch With:`` matches it)."""
+        return "murano.dsl.exceptions." + self.type_name
+
+
+def _message(template: str):
+    """Give an error class the reference's message, built from its constructor arguments."""
+    def build(cls):
+        def __init__(self, *values):
+            MuranoError.__init__(self, template.format(*values))
+        cls.__init__ = __init__
+        return cls
+    return build
+
+
+class DslInvalidOperationError(MuranoError): pass
+class MethodNotExposed(MuranoError): pass
+class DslContractSyntaxError(MuranoError): pass
+class ValueIsMissingError(MuranoError): pass
+class DslSyntaxError(MuranoError): pass
+class CircularExpressionDependenciesError(MuranoError): pass
+class InvalidInheritanceError(MuranoError): pass
+class PropertyAccessError(MuranoError): pass
+
+
+@_message('Method "{0}" is not found')
+class NoMethodFound(MuranoError): pass
+
+
+@_message('Property "{0}" is not found')
+class NoPropertyFound(MuranoError): pass
+
+
+@_message('Package "{0}" is not found')
+class NoPackageFound(MuranoError): pass
+
+
+@_message('Object "{0}" is not found in object store')
+class NoObjectFoundError(MuranoError): pass
+
+
+@_message('Found more than one method "{0}"')
+class AmbiguousMethodName(MuranoError): pass
+
+
+@_message('Found more than one version of class "{0}"')
+class AmbiguousClassName(MuranoError): pass
+
+
+@_message('Found more than one property "{0}"')
+class AmbiguousPropertyNameError(PropertyAccessError): pass
+
+
+@_message('Property "{0}" is immutable to the caller')
+class NoWriteAccessError(PropertyAccessError): pass
+
+
+@_message('Property "{0}" in class "{1}" cannot be read')
+class PropertyReadError(PropertyAccessError): pass
+
+
+@_message('Property "{0}" in class "{1}" cannot be written')
+class PropertyWriteError(PropertyAccessError): pass
+
+
+@_message(
+        'Access to uninitialized property "{0}" in class "{1}" is forbidden')
+class UninitializedPropertyAccessError(PropertyAccessError): pass
+
+
+@_message('Invalid assignment target "{0}"')
+class InvalidLhsTargetError(MuranoError): pass
+
+
+@_message("Object {0} is already destroyed")
+class ObjectDestroyedError(MuranoError): pass
+
+
+class NoClassFound(MuranoError):
+    def __init__(self, name, packages=()):
+        listed = ", ".join(f"{p.name}/{p.version}" for p in packages)
+        super().__init__(f'Class "{name}" is not found in {listed}')
+
+
+class ContractViolationException(MuranoError):
+    """A value broke a contract. ``path`` locates it inside the value (``[0]``, ``.key``)."""
+
+    def __init__(self, message="", path=""):
+        super().__init__(message)
+        self.path = path
+
+
+ContractViolation = ContractViolationException
+
+
+class MuranoPlException(MuranoError):
+    """A MuranoPL exception: ``names`` (first is the thrown type), message, extra, cause.
+
+    ``stack_trace`` is a list of frames, innermost first, each a dict with ``location``
+    (``file:line``), ``file``, ``line``, ``method`` and ``class`` (the last two may be None).
+    ``original`` is the Python exception this one was converted from, if any.
+    """
+
+    def __init__(self, names, message, stack_trace=(), extra=None, cause=None, original=None):
+        names = list(names) if isinstance(names, (list, tuple)) else [names]
+        super().__init__(f"[{', '.join(map(str, names))}]: {message}")
+        self.names = names
+        self.message = message
+        self.stack_trace = list(stack_trace)
+        self.extra = dict(extra or {})
+        self.cause = cause
+        self.original = original
+
+    @property
+    def type_name(self) -> str:
+        if self.original is not None:
+            return getattr(self.original, "type_name", type(self.original).__name__)
+        return str(self.names[0]) if self.names else "MuranoPlException"
+
+    def format(self, prefix: str = "") -> str:
+        name = self.names[0] if len(self.names) == 1 else self.names
+        lines = [f"{prefix}{name}: {self.message}", f"{prefix}Traceback (most recent call last):"]
+        for frame in reversed(self.stack_trace):
+            where = f"{frame.get('class')}::{frame.get('method')}" if frame.get("method") else ""
+            lines.append(f"{prefix}  {frame['location']} {where}".rstrip())
+        text = "\n".join(lines)
+        if self.cause is not None:
+            text += f"\n\n{prefix} Caused by " + self.cause.format(prefix + " ").lstrip()
+        return text

@@ -1,0 +1,391 @@
+"""The Executor: loads compiled packages, builds types, runs methods, owns the object store.
+
+Public API (DESIGN.md): ``Executor(package_dirs)``, ``load``, ``new``, ``call``, ``serialize``,
+``render``, ``collect_garbage``, ``trace``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+
+import semantic_version
+from yaql.language import utils
+
+from mplc.runtime import bridge, errors, natives
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.specs import PackageSpec, parse_format_version
+
+CORE_OBJECT = "io.murano.Object"
+
+
+class Package:
+    """A loaded package version: its spec and the types built from its classes on demand."""
+
+    def __init__(self, spec: PackageSpec, class_specs: dict, executor):
+        self.spec = spec
+        self.name = spec.full_name
+        self.version = semantic_version.Version.coerce(str(spec.version))
+        self.format_version = parse_format_version(spec.format)
+        self.requirements = {name: _version_spec(text) for name, text in (spec.requirements or {}).items()}
+        self.class_specs = class_specs
+        self.types = {}
+        self.executor = executor
+
+    def __repr__(self):
+        return f"{self.name}/{self.version}"
+
+
+def _version_spec(text):
+    if text is None or str(text).strip() in ("", "*"):
+        return semantic_version.SimpleSpec(">=0.0.0")
+    text = str(text).strip()
+    try:
+        return semantic_version.SimpleSpec(text)
+    except ValueError:
+        version = semantic_version.Version.coerce(text)
+        return semantic_version.SimpleSpec(f">={version},<{version.major + 1}.0.0")
+
+
+def _import_package(path: str):
+    """Import a compiled package directory; returns (PackageSpec, {class name: ClassSpec})."""
+    path = os.path.abspath(path)
+    parent, module_name = os.path.split(path.rstrip(os.sep))
+    if parent not in sys.path:
+        sys.path.insert(0, parent)
+    module = importlib.import_module(module_name)
+    spec = module.PACKAGE
+    classes = {}
+    for class_name, class_module in spec.classes.items():
+        class_spec = importlib.import_module(f"{module_name}.{class_module}").CLASS
+        class_spec.package = spec
+        classes[class_name] = class_spec
+    return spec, classes
+
+
+class Executor:
+    _active: list = []
+
+    def __init__(self, package_dirs=(), trace=False):
+        self.packages = {}
+        for entry in package_dirs:
+            if isinstance(entry, PackageSpec):
+                class_specs = dict(entry.classes)
+                for class_spec in class_specs.values():
+                    class_spec.package = entry
+            else:
+                entry, class_specs = _import_package(entry)
+            package = Package(entry, class_specs, self)
+            self.packages.setdefault(package.name, []).append(package)
+        if CORE_OBJECT not in (c for ps in self.packages.values() for p in ps for c in p.class_specs):
+            core = natives.core_package()
+            self.packages.setdefault(core.full_name, []).append(Package(core, dict(core.classes), self))
+        for versions in self.packages.values():
+            versions.sort(key=lambda p: p.version)
+        self.objects = {}
+        self.static_values = {}
+        self.attributes = {}
+        self.root = None
+        self.trace = [] if trace else None
+        self.loading = None
+        self._type_contexts = {}
+
+    # --- activation -------------------------------------------------------------------------
+
+    @classmethod
+    def current(cls) -> "Executor":
+        return cls._active[-1]
+
+    @contextlib.contextmanager
+    def active(self):
+        Executor._active.append(self)
+        try:
+            yield self
+        finally:
+            Executor._active.pop()
+
+    # --- classes ----------------------------------------------------------------------------
+
+    def find_package(self, name, version_spec=None):
+        for package in reversed(self.packages.get(name, ())):
+            if version_spec is None or package.version in version_spec:
+                return package
+        raise errors.NoPackageFound(name)
+
+    def find_class(self, name, scope=None) -> MuranoType:
+        """A class by name; ``ns:Name`` and bare names resolve in ``scope``'s namespaces, and
+        the class is looked up in ``scope``'s package, then its requirements, then anywhere."""
+        if isinstance(name, TypeReference):
+            return name.type
+        if isinstance(name, MuranoType):
+            return name
+        name = str(name)
+        if isinstance(scope, TypeReference):
+            scope = scope.type
+        if scope is not None:
+            name = self.resolve_name(name, scope)
+        searched = []
+        if scope is not None:
+            searched.append(scope.package)
+            for package_name, version_spec in scope.package.requirements.items():
+                with contextlib.suppress(errors.NoPackageFound):
+                    searched.append(self.find_package(package_name, version_spec))
+        searched.extend(p for versions in self.packages.values() for p in reversed(versions))
+        for package in searched:
+            if name in package.class_specs:
+                return self.type_of(package, name)
+        raise errors.NoClassFound(name, [p for p in searched[:1]])
+
+    @staticmethod
+    def resolve_name(name: str, scope: MuranoType) -> str:
+        if ":" not in name:
+            prefix, short = ("", name) if "." in name else ("=", name)
+        else:
+            prefix, short = name.split(":", 1)
+            prefix = prefix or "="
+        namespaces = {"=": "", "": ""}
+        namespaces.update({k: v or "" for k, v in scope.namespaces.items()})
+        if prefix not in namespaces:
+            raise KeyError("Unknown namespace prefix " + prefix)
+        namespace = namespaces[prefix]
+        return f"{namespace}.{short}" if namespace else short
+
+    def type_of(self, package: Package, name: str) -> MuranoType:
+        murano_type = package.types.get(name)
+        if murano_type is None:
+            spec = package.class_specs[name]
+            if name == CORE_OBJECT:
+                parents = []
+            else:
+                bare = MuranoType(spec, package, [], self)
+                parents = [self.find_class(p, bare) for p in (spec.extends or (CORE_OBJECT,))]
+            for parent in parents:
+                if parent.usage not in (("Class", "Meta") if spec.usage == "Meta" else ("Class",)):
+                    raise errors.InvalidInheritanceError(
+                        f"Type {name} cannot have parent with Usage {parent.usage}")
+            murano_type = MuranoType(spec, package, parents, self)
+            package.types[name] = murano_type
+            for method_spec in spec.methods.values():
+                murano_type.add_method(method_spec)
+            natives.attach(murano_type)
+            murano_type.imports = [self.find_class(i, murano_type) for i in spec.imports
+                                   if i != name]
+        return murano_type
+
+    # --- contexts ---------------------------------------------------------------------------
+
+    def type_context(self, murano_type: MuranoType):
+        context = self._type_contexts.get(murano_type)
+        if context is None:
+            root = bridge.root_context(murano_type.package.format_version)
+            context = bridge.link(root, murano_type.context)
+            self._type_contexts[murano_type] = context
+        return context
+
+    def object_context(self, target, caller_context=None):
+        """The context code of ``target`` (an object part, or a type for static code) runs in."""
+        murano_type = target if isinstance(target, MuranoType) else target.type
+        context = self.type_context(murano_type).create_child_context()
+        context[bridge.TYPE] = murano_type
+        this = murano_type.reference if isinstance(target, MuranoType) else target.real_this
+        context["$this"] = this
+        context["$"] = this
+        if caller_context is not None:
+            caller = caller_context
+            while caller is not None and caller[bridge.SKIP_FRAME]:
+                caller = caller[bridge.CALLER_CONTEXT]
+            context[bridge.NAMES_SCOPE] = caller_context[bridge.NAMES_SCOPE]
+            context[bridge.CALLER_CONTEXT] = caller
+            context[bridge.ALLOW_PROPERTY_WRITES] = caller_context[bridge.ALLOW_PROPERTY_WRITES]
+        else:
+            context[bridge.NAMES_SCOPE] = murano_type
+        return context
+
+    # --- methods ----------------------------------------------------------------------------
+
+    def call_method(self, method, this, args=(), kwargs=None, context=None):
+        """Call from Python: arguments go through the method's yaql stub (contracts, defaults)."""
+        engine = bridge.engine_for(method.declaring_type.package.format_version)
+        method_context = self.object_context(this, context).create_child_context()
+        method_context[bridge.CURRENT_METHOD] = method
+        method_context[bridge.SKIP_FRAME] = True
+        if isinstance(this, MuranoType):
+            stub, receiver = method.static_stub, this.reference
+        else:
+            stub, receiver = method.instance_stub, this.real_this
+        if stub is None:
+            raise ValueError(f"Method {method} cannot be called on receiver {this}")
+        with self.active():
+            return stub(engine, method_context, receiver)(*args, **(kwargs or {}))
+
+    def invoke(self, method, receiver, args, kwargs, caller_context):
+        """Run a method whose arguments were already mapped and checked by its stub."""
+        this = receiver.type if isinstance(receiver, TypeReference) else receiver
+        if isinstance(this, MuranoObject):
+            if not method.declaring_type.is_compatible(this):
+                raise errors.DslInvalidOperationError("'this' must be of compatible type")
+            this = this.cast(method.declaring_type)
+        else:
+            this = method.declaring_type
+        if caller_context is not None and caller_context[bridge.ACTIONS_ONLY] and not method.is_action:
+            raise errors.MethodNotExposed(f"{method.name} is not an action")
+        target = method.declaring_type if method.is_static else this
+        context = self.object_context(target, caller_context).create_child_context()
+        context[bridge.CURRENT_METHOD] = method
+        if isinstance(this, MuranoObject) and this.destroyed:
+            raise errors.ObjectDestroyedError(this)
+        if method.native is not None:
+            extension = this.real_this.extension if isinstance(this, MuranoObject) else None
+            context[bridge.NAMES_SCOPE] = method.declaring_type
+            return method.native(natives.NativeCall(self, this, context, extension), context,
+                                 *args, **kwargs)
+        values = self._canonize(method, args, kwargs, this)
+        for name, value in values.items():
+            context["$" + name] = value
+        return run_body(method, context)
+
+    @staticmethod
+    def _canonize(method, args, kwargs, receiver):
+        names = list(method.arguments)
+        values = {}
+        varargs_name = kwargs_name = None
+        varargs, extra_kwargs = [], {}
+        for name, argument in method.arguments.items():
+            if argument.usage == "VarArgs":
+                varargs_name, values[name] = name, varargs
+            elif argument.usage == "KwArgs":
+                kwargs_name, values[name] = name, extra_kwargs
+        for index, value in enumerate(args):
+            name = names[index] if index < len(names) else None
+            if name is None or name in (varargs_name, kwargs_name):
+                if varargs_name is None:
+                    raise errors.NoMethodFound(method.name)
+                varargs.append(value)
+            else:
+                values[name] = value
+        for name, value in utils.filter_parameters_dict(kwargs).items():
+            if name in method.arguments and name not in (varargs_name, kwargs_name):
+                values[name] = value
+            elif kwargs_name is not None:
+                extra_kwargs[name] = value
+            else:
+                raise errors.NoMethodFound(method.name)
+        if varargs_name is not None:
+            values[varargs_name] = tuple(varargs)
+        if kwargs_name is not None:
+            values[kwargs_name] = utils.FrozenDict(extra_kwargs)
+        return values
+
+    # --- static properties ------------------------------------------------------------------
+
+    def get_static_property(self, murano_type, name, context):
+        prop = murano_type.find_static_property(name)
+        value = self.static_values.get(prop, NO_VALUE)
+        return prop.transform(value, prop.declaring_type, None, _context_type(context))
+
+    def set_static_property(self, murano_type, name, value, context, dry_run=False):
+        prop = murano_type.find_static_property(name)
+        value = prop.transform(value, prop.declaring_type, None, _context_type(context))
+        if not dry_run:
+            self.static_values[prop] = value
+
+    # --- objects ----------------------------------------------------------------------------
+
+    def load_object(self, data, owner, default_type=None, scope=None, context=None):
+        """Build an object (and the objects inside it) from object-model data, as ``new()`` and
+        class() contracts do: properties set twice (references resolved on the second pass),
+        then ``.init`` run dependencies-first."""
+        from mplc.runtime.loading import LoadSession
+        if self.loading is not None:
+            return self.loading.load(data, owner, default_type, scope, context)
+        session = LoadSession(self, owner)
+        self.loading = session
+        try:
+            result = session.load_root(data, default_type, scope, context)
+        finally:
+            self.loading = None
+        for initializer in session.initializers:
+            initializer()
+        for obj in session.objects.values():
+            if obj.initialized:
+                self.objects[obj.object_id] = obj
+        return result
+
+    # --- public API -------------------------------------------------------------------------
+
+    def load(self, model):
+        """Load an object model: a dict with ``?``, or a document with ``Objects``."""
+        with self.active():
+            if not isinstance(model, dict):
+                raise TypeError("An object model must be a mapping")
+            if "Objects" in model or "ObjectsCopy" in model or "Attributes" in model:
+                self.attributes_load(model.get("Attributes") or [])
+                objects = model.get("Objects")
+                root = None if objects is None else self.load_object(objects, None)
+                if model.get("ObjectsCopy"):
+                    self.load_object(model["ObjectsCopy"], None)
+            else:
+                root = self.load_object(model, None)
+            self.root = root
+            return root
+
+    def new(self, class_name, **properties):
+        with self.active():
+            murano_type = self.find_class(class_name)
+            return self.load_object({murano_type.reference: properties}, None)
+
+    def call(self, obj, method_name, args=(), kwargs=None):
+        with self.active():
+            target = obj.type if isinstance(obj, TypeReference) else obj
+            murano_type = target if isinstance(target, MuranoType) else target.type
+            method = murano_type.find_single_method(method_name)
+            return self.call_method(method, target, tuple(args), dict(kwargs or {}))
+
+    def attributes_load(self, records):
+        for record in records:
+            object_id, class_name, name, value = record
+            self.attributes[(object_id, class_name, name)] = value
+
+    def serialize(self) -> dict:
+        from mplc.runtime.serialization import serialize_model
+        with self.active():
+            return serialize_model(self)
+
+    def render(self, value):
+        from mplc.runtime.serialization import render
+        with self.active():
+            return render(value)
+
+    def collect_garbage(self) -> int:
+        from mplc.runtime.serialization import collect_garbage
+        with self.active():
+            return collect_garbage(self)
+
+
+def _context_type(context):
+    return None if context is None else context[bridge.TYPE]
+
+
+def run_body(method, context):
+    """Run a MuranoPL method body; Python errors become MuranoPL exceptions here.
+
+    Stack traces find MuranoPL frames by looking for this function's frames (``method``).
+    """
+    from mplc.runtime.flow import to_murano_exception
+    body_context = context.create_child_context()
+    body_context[bridge.VARIABLE_SCOPE] = True
+    body_context[bridge.NAMES_SCOPE] = method.declaring_type
+    body = method.spec.body
+    if body is None:
+        return None
+    try:
+        return body(body_context)
+    except errors.MuranoPlException:
+        raise
+    except Exception as error:
+        raise to_murano_exception(error, sys.exc_info()[2]) from None
+
+
+__all__ = ["Executor", "Package"]

@@ -1,0 +1,307 @@
+"""Runtime helpers behind MuranoPL statements: assignment targets, conditions, loops,
+Parallel, Throw/Try/Catch, and MuranoPL stack traces built from Python tracebacks."""
+
+from __future__ import annotations
+
+import sys
+
+import greenlet
+from yaql.language import utils
+
+from mplc.runtime import bridge, errors
+from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+# --- stack traces --------------------------------------------------------------------------------
+
+def _frames_outward(innermost_first):
+    """MuranoPL frames, innermost first: YAML code locations, each with the method that runs it."""
+    from mplc.runtime.executor import run_body
+    result = []
+    pending = []
+    for frame, line in innermost_first:
+        code = frame.f_code
+        if code is run_body.__code__:
+            method = frame.f_locals.get("method")
+            for entry in pending:
+                entry["method"] = method.name
+                entry["class"] = method.declaring_type.name
+            result.extend(pending)
+            pending = []
+        elif code.co_filename.endswith(YAML_SUFFIXES):
+            pending.append({"location": f"{code.co_filename}:{line}", "file": code.co_filename,
+                            "line": line, "method": None, "class": None})
+    return result + pending
+
+
+def current_stack(skip=1, traceback=None):
+    """The MuranoPL stack: frames of ``traceback`` (innermost first), then the live stack."""
+    frames = []
+    if traceback is not None:
+        inner = []
+        while traceback is not None:
+            inner.append((traceback.tb_frame, traceback.tb_lineno))
+            traceback = traceback.tb_next
+        frames.extend(reversed(inner[1:]))
+    frame = sys._getframe(skip + 1)
+    while frame is not None:
+        frames.append((frame, frame.f_lineno))
+        frame = frame.f_back
+    return _frames_outward(frames)
+
+
+def to_murano_exception(error, traceback=None):
+    """A MuranoPL exception for any error raised by code of a method."""
+    if isinstance(error, errors.MuranoPlException):
+        return error
+    if isinstance(error, errors.MuranoError):
+        names = [error.qualified_name]
+    elif type(error).__module__ == "builtins":
+        names = [type(error).__name__]
+    else:
+        names = [f"{type(error).__module__}.{type(error).__name__}"]
+    return errors.MuranoPlException(names, str(error), current_stack(2, traceback), original=error)
+
+
+# --- statements ----------------------------------------------------------------------------------
+
+def condition(value) -> bool:
+    """If/While/Switch test: the reference uses Python truth of the (finalized) value."""
+    return bool(value)
+
+
+def iterate(value):
+    if value is None:
+        raise errors.MuranoPlException(["TypeError"], "'NoneType' object is not iterable", current_stack())
+    return value
+
+
+def repeat_count(value) -> int:
+    return value
+
+
+def match_equals(left, right) -> bool:
+    return left == right
+
+
+class Target:
+    """An assignment target: a root (variable, or any expression) and attribute/index steps."""
+
+    __slots__ = ("root", "steps", "source")
+
+    def __init__(self, root, steps, source=""):
+        self.root = root
+        self.steps = tuple(steps)
+        self.source = source
+
+
+def target(root, steps, source=""):
+    return Target(root, steps, source)
+
+
+def _variable_name(root):
+    from yaql.language import expressions
+    function = getattr(root, "function", None)
+    name = getattr(function, "mplc_variable", None)
+    if name is None and isinstance(root, expressions.GetContextValue):
+        name = root.path.value
+    return name
+
+
+def variable(name: str):
+    """The root of a target that is a plain variable ``$name``."""
+    def read(receiver, context, engine):
+        return context[name]
+    read.mplc_variable = name
+    return bridge.lazy(read)
+
+
+def _set_variable(context, name, value, source):
+    if not name or name in ("$", "$this"):
+        raise errors.InvalidLhsTargetError(source or name)
+    scope = context
+    while scope is not None and not scope.get_data(bridge.VARIABLE_SCOPE, False):
+        scope = scope.parent
+    (scope or context)[name] = value
+
+
+def _get_attribute(source, key, context):
+    if isinstance(source, utils.MappingType):
+        return source.get(key, {})
+    if isinstance(source, MuranoObject):
+        try:
+            return source.get_property(key, context)
+        except errors.UninitializedPropertyAccessError:
+            return {}
+    if isinstance(source, (TypeReference, MuranoType)):
+        murano_type = source.type if isinstance(source, TypeReference) else source
+        return murano_type.executor.get_static_property(murano_type, key, context)
+    raise ValueError("attribution may only be applied to objects and dictionaries")
+
+
+def _set_attribute(source, key, value, context):
+    """The new value of ``source`` after ``source.key = value`` (None when set in place)."""
+    if isinstance(source, utils.MappingType):
+        return utils.FrozenDict(list(source.items()) + [(key, value)])
+    if isinstance(source, MuranoObject):
+        source.set_property(key, value, context)
+        return None
+    if isinstance(source, (TypeReference, MuranoType)):
+        murano_type = source.type if isinstance(source, TypeReference) else source
+        murano_type.executor.set_static_property(murano_type, key, value, context)
+        return None
+    raise ValueError("attribution may only be applied to objects and dictionaries")
+
+
+def assign(context, destination: Target, value):
+    """Store ``value`` at ``destination`` as the reference's LHS expressions do: dictionaries and
+    lists are rebuilt (frozen) and stored back; objects and static properties are set in place."""
+    try:
+        _assign(context, destination, value)
+    except errors.MuranoPlException:
+        raise
+    except Exception as error:
+        raise to_murano_exception(error, sys.exc_info()[2]) from None
+
+
+def _assign(context, destination, value):
+    engine = context[bridge.ENGINE]
+    name = _variable_name(destination.root)
+    if name is None:
+        base = destination.root(utils.NO_VALUE, context, engine)
+        if not isinstance(base, (MuranoObject, TypeReference, MuranoType)) or not destination.steps:
+            raise errors.InvalidLhsTargetError(destination.source)
+    if not destination.steps:
+        _set_variable(context, name, value, destination.source)
+        return
+    chain = [context[name] if name is not None else base]
+    keys = []
+    for kind, argument in destination.steps:
+        key = argument if kind == "attr" else argument(utils.NO_VALUE, context, engine)
+        keys.append((kind, key))
+    for kind, key in keys[:-1]:
+        chain.append(_step_get(chain[-1], kind, key, context))
+    for (kind, key), source in zip(reversed(keys), reversed(chain)):
+        value = _step_set(source, kind, key, value, context)
+        if value is None:
+            return
+    if name is None:
+        raise errors.InvalidLhsTargetError(destination.source)
+    _set_variable(context, name, value, destination.source)
+
+
+def _step_get(source, kind, key, context):
+    if kind == "index" and isinstance(key, int) and not isinstance(key, bool):
+        if utils.is_sequence(source):
+            return source[key]
+        raise ValueError("indexation may only be applied to lists")
+    return _get_attribute(source, key, context)
+
+
+def _step_set(source, kind, key, value, context):
+    if kind == "index" and isinstance(key, int) and not isinstance(key, bool):
+        if utils.is_sequence(source):
+            source = tuple(source)
+            return source[:key] + (value,) + source[key + 1:]
+        if not isinstance(source, utils.MappingType):
+            raise ValueError("indexation may only be applied to lists")
+    return _set_attribute(source, key, value, context)
+
+
+# --- Parallel ------------------------------------------------------------------------------------
+
+def parallel(context, branches, limit=None):
+    """Run branch functions ``branch(context)`` as green threads, at most ``limit`` at a time.
+    The first failure (in branch order) is re-raised after all branches ended."""
+    branches = list(branches)
+    if not branches:
+        return None
+    limit = len(branches) if limit is None else max(int(limit), 1)
+    results = [None] * len(branches)
+    failures = [None] * len(branches)
+    hub = greenlet.getcurrent()
+    queue = list(enumerate(branches))
+    running = []
+
+    def start(index, branch):
+        def run():
+            try:
+                results[index] = branch(context.create_child_context())
+            except BaseException as error:  # noqa: BLE001 - re-raised in the parent
+                failures[index] = error
+            return None
+        worker = greenlet.greenlet(run, parent=hub)
+        running.append(worker)
+        return worker
+
+    while queue or running:
+        while queue and len([w for w in running if not w.dead]) < limit:
+            start(*queue.pop(0))
+        for worker in list(running):
+            if worker.dead:
+                running.remove(worker)
+                continue
+            worker.switch()
+            if worker.dead:
+                running.remove(worker)
+    for failure in failures:
+        if failure is not None:
+            raise failure
+    return results
+
+
+def sleep(seconds):
+    """Yield to the other branches of the enclosing Parallel (time itself is not waited)."""
+    current = greenlet.getcurrent()
+    if current.parent is not None:
+        current.parent.switch()
+
+
+# --- Throw / Catch -------------------------------------------------------------------------------
+
+def throw(context, names, message=None, extra=None, cause=None):
+    """The exception a ``Throw`` raises; ``cause`` is an exception object from ``As``."""
+    if isinstance(names, str):
+        names = [names]
+    scope = context[bridge.TYPE]
+    executor = scope.executor if scope is not None else None
+    resolved = [executor.resolve_name(str(n), scope) if executor else str(n) for n in names]
+    native_cause = None
+    if isinstance(cause, MuranoObject):
+        native_cause = cause.real_this.properties.get("nativeException")
+    elif isinstance(cause, errors.MuranoPlException):
+        native_cause = cause
+    return errors.MuranoPlException(resolved, message, current_stack(), dict(extra or {}), native_cause)
+
+
+def catch_matches(exception, names, context) -> bool:
+    """Does a ``Catch`` with ``With: names`` (empty: any) take this exception? Names match
+    exactly, as in the reference; the matched name is what ``As`` reports."""
+    if not isinstance(exception, errors.MuranoPlException):
+        return False
+    scope = context[bridge.TYPE]
+    wanted = None if not names else {scope.executor.resolve_name(str(n), scope) if scope else str(n)
+                                     for n in names}
+    for name in exception.names:
+        if wanted is None or name in wanted:
+            exception.caught_as = name
+            exception.caught_context = context
+            return True
+    return False
+
+
+def exception_value(exception):
+    """The io.murano.Exception object ``As`` binds: name, message, stackTrace, extra."""
+    from mplc.runtime.executor import Executor
+    executor = Executor.current()
+    name = getattr(exception, "caught_as", exception.names[0] if exception.names else None)
+    obj = executor.load_object({executor.find_class("io.murano.Exception").reference: {}}, None)
+    values = {"name": name, "message": exception.message,
+              "stackTrace": tuple(utils.FrozenDict(f) for f in exception.stack_trace),
+              "extra": utils.FrozenDict(exception.extra), "nativeException": exception}
+    part = obj.real_this
+    for key, value in values.items():
+        part.properties[key] = value
+    return obj

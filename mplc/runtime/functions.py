@@ -1,0 +1,283 @@
+"""Murano's yaql functions (the reference's dsl/yaql_functions.py and the cloud-free part of
+engine/system/yaql_functions.py), written for mplc's object model, plus a safe ``format``."""
+
+from __future__ import annotations
+
+import base64
+import random
+import string
+
+from yaql.language import expressions, specs, utils, yaqltypes
+
+from mplc.runtime import bridge, flow
+from mplc.runtime.model import MuranoObject, ObjectParameter, TypeParameter, TypeReference
+
+
+def _executor():
+    from mplc.runtime.executor import Executor
+    return Executor.current()
+
+
+@specs.parameter("object_", ObjectParameter())
+def id_(object_):
+    return object_.object_id
+
+
+@specs.parameter("object_", ObjectParameter())
+@specs.parameter("type__", TypeParameter())
+@specs.parameter("version_spec", yaqltypes.String(True))
+def cast(context, object_, type__, version_spec=None):
+    target = type__.type
+    for part in object_.real_this.parts():
+        if part.type.name == target.name:
+            return part
+    from mplc.runtime import errors
+    raise errors.NoClassFound(target.name)
+
+
+@specs.parameter("__type_name", TypeParameter())
+@specs.parameter("__extra", utils.MappingType)
+@specs.parameter("__owner", ObjectParameter(nullable=True))
+@specs.parameter("__object_name", yaqltypes.String(True))
+def new(__context, __type_name, __owner=None, __object_name=None, __extra=None, **parameters):
+    data = {__type_name: parameters, "name": __object_name}
+    for key, value in (__extra or {}).items():
+        if key.startswith("_"):
+            data[key] = value
+    return _executor().load_object(data, __owner, scope=__context[bridge.NAMES_SCOPE], context=__context)
+
+
+@specs.parameter("type_name", TypeParameter())
+@specs.parameter("parameters", utils.MappingType)
+@specs.parameter("extra", utils.MappingType)
+@specs.parameter("owner", ObjectParameter(nullable=True))
+@specs.parameter("object_name", yaqltypes.String(True))
+@specs.name("new")
+def new_from_dict(type_name, context, parameters, owner=None, object_name=None, extra=None):
+    return new(context, type_name, owner, object_name, extra,
+               **utils.filter_parameters_dict(parameters))
+
+
+@specs.name("new")
+@specs.parameter("owner", ObjectParameter(nullable=True))
+@specs.parameter("model", utils.MappingType)
+def new_from_model(context, model, owner=None):
+    return _executor().load_object(model, owner, scope=context[bridge.NAMES_SCOPE], context=context)
+
+
+@specs.parameter("object_", ObjectParameter())
+@specs.parameter("func", yaqltypes.Lambda())
+def super_(context, object_, func=None):
+    parents = [object_.cast(t) for t in context[bridge.TYPE].parents]
+    return parents if func is None else map(func, parents)
+
+
+@specs.parameter("object_", ObjectParameter())
+@specs.parameter("func", yaqltypes.Lambda())
+def psuper(context, object_, func=None):
+    parents = super_(context, object_)
+    if func is None:
+        return parents
+    return flow.parallel(context, [lambda _, p=p: func(p) for p in parents])
+
+
+@specs.extension_method
+def require(value):
+    if value is None:
+        raise ValueError("Required value is missing")
+    return value
+
+
+@specs.parameter("obj", ObjectParameter())
+@specs.parameter("murano_class_ref", TypeParameter())
+@specs.extension_method
+def find(obj, murano_class_ref):
+    owner = obj.real_this.owner
+    while owner is not None:
+        if murano_class_ref.type.is_compatible(owner):
+            return owner
+        owner = owner.owner
+    return None
+
+
+@specs.parameter("seconds", yaqltypes.Number())
+def sleep_(seconds):
+    flow.sleep(seconds)
+
+
+@specs.parameter("object_", ObjectParameter(nullable=True))
+def type_(object_):
+    return None if object_ is None else object_.real_this.type.reference
+
+
+@specs.name("type")
+@specs.parameter("object_", ObjectParameter(nullable=True))
+def type_legacy(object_):
+    return None if object_ is None else object_.real_this.type.name
+
+
+@specs.name("type")
+@specs.parameter("cls", TypeParameter())
+def type_from_name(cls):
+    return cls
+
+
+@specs.parameter("object_", ObjectParameter(nullable=True))
+def typeinfo(object_):
+    return None if object_ is None else object_.real_this.type
+
+
+@specs.parameter("cls", TypeParameter())
+@specs.name("typeinfo")
+def typeinfo_for_class(cls):
+    return cls.type
+
+
+@specs.parameter("object_", ObjectParameter(nullable=True))
+def name(object_):
+    return None if object_ is None else object_.real_this.name
+
+
+@specs.parameter("object_", ObjectParameter())
+def metadata(object_):
+    return object_.real_this.metadata
+
+
+@specs.parameter("obj", ObjectParameter())
+@specs.parameter("property_name", yaqltypes.Keyword())
+@specs.name("#operator_.")
+def obj_attribution(context, obj, property_name):
+    return obj.get_property(property_name, context)
+
+
+@specs.parameter("cls", TypeReference)
+@specs.parameter("property_name", yaqltypes.Keyword())
+@specs.name("#operator_.")
+def obj_attribution_static(context, cls, property_name):
+    return _executor().get_static_property(cls.type, property_name, context)
+
+
+@specs.parameter("receiver", ObjectParameter())
+@specs.parameter("expr", yaqltypes.Lambda(method=True))
+@specs.inject("operator", yaqltypes.Super(with_context=True))
+@specs.name("#operator_.")
+def op_dot(context, receiver, expr, operator):
+    linked = bridge.link(context, receiver.type.context)
+    return operator(linked, receiver, expr)
+
+
+@specs.parameter("receiver", TypeReference)
+@specs.parameter("expr", yaqltypes.Lambda(method=True))
+@specs.inject("operator", yaqltypes.Super(with_context=True))
+@specs.name("#operator_.")
+def op_dot_static(context, receiver, expr, operator):
+    return operator(bridge.link(context, receiver.type.context), receiver, expr)
+
+
+@specs.parameter("prefix", yaqltypes.Keyword())
+@specs.parameter("name", yaqltypes.Keyword())
+@specs.name("#operator_:")
+def ns_resolve(context, prefix, name):
+    return _executor().find_class(f"{prefix}:{name}", context[bridge.NAMES_SCOPE]).reference
+
+
+@specs.parameter("name", yaqltypes.Keyword())
+@specs.name("#unary_operator_:")
+def ns_resolve_unary(context, name):
+    return ns_resolve(context, "", name)
+
+
+@specs.parameter("obj", ObjectParameter(nullable=True))
+@specs.parameter("type_", TypeParameter())
+@specs.name("#operator_is")
+def is_instance_of(obj, type_):
+    return obj is not None and type_.type.is_compatible(obj)
+
+
+def is_object(value):
+    return isinstance(value, (MuranoObject, TypeReference))
+
+
+@specs.name("call")
+@specs.parameter("name", yaqltypes.String())
+@specs.parameter("args", yaqltypes.Sequence())
+@specs.parameter("kwargs", utils.MappingType)
+@specs.inject("op_dot", yaqltypes.Delegate("#operator_.", with_context=True))
+@specs.inject("base", yaqltypes.Super(with_context=True))
+def call_func(context, op_dot, base, name, args, kwargs, receiver=utils.NO_VALUE):
+    if isinstance(receiver, (MuranoObject, TypeReference)):
+        arguments = tuple(bridge.constant(a) for a in args) + tuple(
+            expressions.MappingRuleExpression(expressions.KeywordConstant(k), bridge.constant(v))
+            for k, v in utils.filter_parameters_dict(kwargs).items())
+        return op_dot(context, receiver, expressions.Function(name, *arguments))
+    return base(context, name, args, kwargs, receiver)
+
+
+@specs.parameter("obj", ObjectParameter())
+@specs.parameter("serialization_type", yaqltypes.String())
+@specs.parameter("ignore_upcasts", bool)
+def dump(obj, serialization_type="Serializable", ignore_upcasts=True):
+    from mplc.runtime.serialization import object_to_dict
+    return object_to_dict(obj.real_this if ignore_upcasts else obj, serialization_type)
+
+
+class _SafeFormatter(string.Formatter):
+    """str.format without attribute or item access through fields (yaql 3.x dropped format
+    because fields like ``{0.__class__}`` leak data)."""
+
+    def get_field(self, field_name, args, kwargs):
+        if any(c in field_name for c in ".["):
+            raise ValueError(f"Invalid format field {{{field_name}}}")
+        return super().get_field(field_name, args, kwargs)
+
+
+_FORMATTER = _SafeFormatter()
+
+
+@specs.parameter("format_", yaqltypes.String())
+@specs.name("format")
+@specs.extension_method
+def format_(format_, *args, **kwargs):
+    return _FORMATTER.format(format_, *args, **kwargs)
+
+
+@specs.parameter("length", int)
+def random_name(length=10):
+    return "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(length))
+
+
+@specs.parameter("value", yaqltypes.String())
+def base64encode(value):
+    return base64.b64encode(value.encode("utf-8")).decode("utf-8")
+
+
+@specs.parameter("value", yaqltypes.String())
+def base64decode(value):
+    return base64.b64decode(value).decode("utf-8")
+
+
+def trace(value):
+    """``trace(value)``: record a value in the executor's trace (``Executor(trace=True)``)."""
+    executor = _executor()
+    if executor.trace is not None:
+        executor.trace.append(value)
+    return value
+
+
+def register(context, version):
+    for function in (cast, new, new_from_dict, new_from_model, id_, super_, psuper, require, find,
+                     sleep_, typeinfo, typeinfo_for_class, name, metadata, obj_attribution,
+                     obj_attribution_static, op_dot, op_dot_static, ns_resolve, ns_resolve_unary,
+                     is_instance_of, call_func, format_, random_name, base64encode, base64decode,
+                     trace):
+        context.register_function(function)
+    context.register_function(type_legacy if version <= (1, 3) else type_)
+    if bridge.is_legacy(version):
+        context = context.create_child_context()
+        for name_ in ("id", "cast", "super", "psuper", "type"):
+            for spec in utils.to_extension_method(name_, context):
+                context.register_function(spec)
+    context.register_function(type_from_name)
+    context.register_function(is_object)
+    context.register_function(dump)
+    return context

@@ -1,0 +1,142 @@
+"""Building objects from object-model data, with the reference's two-pass initialisation."""
+
+from __future__ import annotations
+
+from yaql.language import utils
+
+from mplc.runtime import bridge, errors
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
+
+
+class ObjectReference:
+    """An object id seen before its object exists (first pass of a model load)."""
+
+    def __init__(self, object_id):
+        self.object_id = object_id
+
+
+def parse_definition(executor, data, scope, context):
+    """(type, properties, header) of ``{'?': {...}, props...}`` or ``{Type: props, name: ...}``."""
+    if not isinstance(data, utils.MappingType):
+        return None
+    spec = dict(bridge.finalize(data) if context is not None else data)
+    for key in list(spec):
+        if isinstance(key, (TypeReference, MuranoType)) or (
+                scope is not None and isinstance(key, str) and ":" in key):
+            murano_type = executor.find_class(key, scope)
+            properties = spec.pop(key) or {}
+            return murano_type, dict(properties), spec
+    header = dict(spec.pop("?", None) or {})
+    type_value = header.get("type")
+    murano_type = None
+    if isinstance(type_value, (TypeReference, MuranoType)):
+        murano_type = executor.find_class(type_value)
+    elif type_value:
+        name, _, rest = str(type_value).partition("/")
+        version_text, _, package_name = rest.partition("@")
+        version_text = version_text or header.get("classVersion")
+        package_name = package_name or header.get("package")
+        if package_name:
+            from mplc.runtime.executor import _version_spec
+            package = executor.find_package(package_name, _version_spec(version_text) if version_text else None)
+            murano_type = executor.type_of(package, name)
+        else:
+            murano_type = executor.find_class(name, scope)
+    return murano_type, spec, header
+
+
+class LoadSession:
+    def __init__(self, executor, root_owner):
+        self.executor = executor
+        self.root_owner = root_owner
+        self.initializing = False
+        self.objects = {}
+        self.initializers = []
+
+    def get(self, object_id):
+        return self.objects.get(object_id) or self.executor.objects.get(object_id)
+
+    def load_root(self, data, default_type, scope, context):
+        self.initializing = True
+        self.load(data, self.root_owner, default_type, scope, context)
+        self.initializing = False
+        return self.load(data, self.root_owner, default_type, scope, context)
+
+    def load(self, data, owner, default_type=None, scope=None, context=None):
+        parsed = parse_definition(self.executor, data, scope, context)
+        if parsed is None:
+            raise ValueError("Invalid object representation format")
+        murano_type, properties, header = parsed
+        murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
+                                      else default_type)
+        if murano_type is None:
+            raise ValueError("Invalid object representation: no type information was provided")
+        object_id = header.get("id")
+        obj = None if object_id is None else self.get(object_id)
+        if obj is None:
+            obj = MuranoObject(murano_type, owner, object_id=object_id, name=header.get("name"),
+                               metadata=header.get("metadata"))
+            if header.get("destroyed"):
+                obj.destroyed = True
+            self.objects[obj.object_id] = obj
+        object_context = self.executor.object_context(obj) if context is None else context
+        properties = utils.filter_parameters_dict(properties)
+        self.initializers.extend(self.initialize(obj, object_context, properties, set()))
+        return obj
+
+    def initialize(self, part, context, params, used_names):
+        """Set properties (and collect ``.init`` arguments) of one class part, then its parents'."""
+        context = context.create_child_context()
+        context[bridge.ALLOW_PROPERTY_WRITES] = True
+        init = part.type.methods.get(".init")
+        names = list(part.type.properties)
+        if init is not None:
+            names += [n for n in init.arguments if n not in part.type.properties]
+        init_arguments = {}
+        remaining = len(names)
+        while True:
+            failures = 0
+            for name in names:
+                if name in used_names:
+                    continue
+                is_init_argument = init is not None and name in init.arguments
+                spec = init.arguments[name] if is_init_argument else part.type.properties[name]
+                if spec.usage in ("Config", "Static"):
+                    used_names.add(name)
+                    continue
+                if spec.usage == "Runtime":
+                    if not spec.spec.has_default:
+                        used_names.add(name)
+                        continue
+                    value = NO_VALUE
+                else:
+                    value = params.get(name, NO_VALUE)
+                try:
+                    if is_init_argument:
+                        init_arguments[name] = value
+                    else:
+                        part.set_property(name, value, context, dry_run=part.initialized)
+                    used_names.add(name)
+                except errors.UninitializedPropertyAccessError:
+                    failures += 1
+                except errors.ContractViolationException:
+                    if spec.usage != "Runtime":
+                        raise
+            if not failures:
+                break
+            if failures >= remaining:
+                raise errors.CircularExpressionDependenciesError()
+            remaining = failures
+        result = []
+        for parent in part.parents.values():
+            result.extend(self.initialize(parent, context, params, used_names))
+        if not self.initializing and not part.initialized and not part.destroyed:
+            result.append(lambda: self._run_init(part, init, init_arguments, context))
+        return result
+
+    def _run_init(self, part, init, arguments, context):
+        if init is not None:
+            context[bridge.ARGUMENT_OWNER] = part.real_this
+            self.executor.call_method(init, part.real_this.cast(init.declaring_type), (), arguments,
+                                      context.create_child_context())
+        part.initialized = True

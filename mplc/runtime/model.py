@@ -1,0 +1,580 @@
+"""Live MuranoPL types, methods, properties and objects, built from compiled ClassSpecs.
+
+Semantics follow the reference engine: per-class sub-objects (so ``cast`` and class-private
+properties work), method and property resolution over multiple inheritance with the
+reference's ambiguity rules, property usages and write rules, and yaql method stubs that make
+``$obj.method(...)`` resolve through yaql exactly as in the reference.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import uuid
+
+from yaql.language import specs, utils, yaqltypes
+
+from mplc.runtime import bridge, errors
+
+NO_VALUE = utils.NO_VALUE
+WRITABLE_USAGES = ("Out", "InOut", "Runtime")
+INSTANCE_METHOD_USAGES = ("Runtime", "Action")
+
+
+def generate_id() -> str:
+    return uuid.uuid4().hex
+
+
+def traverse(seeds, producer):
+    """Breadth-first walk without repeats (the reference's traversal order)."""
+    seen = set()
+    queue = collections.deque(seeds)
+    while queue:
+        item = queue.popleft()
+        if item in seen:
+            continue
+        seen.add(item)
+        yield item
+        queue.extend(producer(item))
+
+
+class TypeReference:
+    """A class used as a value (``ns:Name``, ``type($obj)``): static members are reached through it."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, murano_type):
+        self.type = murano_type
+
+    def __eq__(self, other):
+        return isinstance(other, TypeReference) and other.type is self.type
+
+    def __hash__(self):
+        return hash(self.type)
+
+    def __str__(self):
+        return self.type.name
+
+    __repr__ = __str__
+
+
+class MuranoProperty:
+    __slots__ = ("declaring_type", "name", "spec", "usage")
+
+    def __init__(self, declaring_type, spec):
+        self.declaring_type = declaring_type
+        self.name = spec.name
+        self.spec = spec
+        self.usage = spec.usage
+
+    @property
+    def has_default(self):
+        return self.spec.has_default
+
+    def transform(self, value, this, owner, calling_type, context=None, finalize=True):
+        """Apply the Default and the contract; errors carry the reference's ``[Class.prop]`` prefix."""
+        try:
+            return apply_contract(self.spec, self.declaring_type, value, this, owner,
+                                  calling_type, finalize)
+        except errors.ContractViolationException as error:
+            raise errors.ContractViolationException(
+                f"[{self.declaring_type.name}.{self.name}{error.path}] {error}") from error
+
+    def __repr__(self):
+        return f"MuranoProperty({self.declaring_type.name}::{self.name})"
+
+
+class MuranoArgument:
+    __slots__ = ("method", "name", "spec", "usage")
+
+    def __init__(self, method, spec):
+        self.method = method
+        self.name = spec.name
+        self.spec = spec
+        self.usage = spec.usage
+
+    def transform(self, value, this, owner, calling_type):
+        method = self.method
+        if method.usage == "Extension":
+            this = method.declaring_type
+        try:
+            return apply_contract(self.spec, method.declaring_type, value, this, owner, calling_type)
+        except errors.ContractViolationException as error:
+            raise errors.ContractViolationException(
+                f"[{method.declaring_type.name}::{method.name}({self.name}{error.path})] {error}"
+            ) from error
+
+
+def apply_contract(spec, declaring_type, value, this, owner, calling_type, finalize=True):
+    """Missing value -> Default evaluated in the declaring class's context; then the contract."""
+    from mplc.runtime.contract_context import ContractContext
+    if isinstance(this, TypeReference):
+        this = this.type
+    executor = declaring_type.executor
+    if isinstance(this, MuranoType):
+        this_context = executor.object_context(this)
+        this_object, owner = None, None
+    else:
+        this_object = this.cast(declaring_type)
+        this_context = executor.object_context(this_object)
+    if value is NO_VALUE:
+        value = bridge.finalize(spec.default(this_context)) if spec.default is not None else None
+    if spec.contract is None:
+        return value
+    cc = ContractContext(executor, this_object, owner, calling_type, this_context, finalize)
+    return spec.contract(value, cc)
+
+
+class MuranoMethod:
+    """A method of a type: MuranoPL (``spec.body(context)``) or native (a Python function)."""
+
+    def __init__(self, declaring_type, spec, native=None):
+        self.declaring_type = declaring_type
+        self.spec = spec
+        self.name = spec.name
+        self.native = native
+        self.usage = spec.usage
+        self.scope = spec.scope
+        if self.usage == "Action":
+            self.scope = "Public"
+        self.arguments = collections.OrderedDict(
+            (argument.name, MuranoArgument(self, argument)) for argument in spec.arguments)
+        if native is not None:
+            self._describe_native(native)
+        self.instance_stub, self.static_stub = _build_stubs(self)
+
+    def _describe_native(self, native):
+        """Natives are ``fn(extension, context, *arguments)``; yaql maps the arguments."""
+        parameters = list(inspect.signature(native).parameters.values())[2:]
+        kinds = inspect.Parameter
+        self.native_parameters = [p.name for p in parameters
+                                  if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+        self.native_defaults = {p.name: p.default for p in parameters if p.default is not kinds.empty}
+        self.native_varargs = any(p.kind is kinds.VAR_POSITIONAL for p in parameters)
+        self.native_kwargs = any(p.kind is kinds.VAR_KEYWORD for p in parameters)
+
+    @property
+    def is_static(self):
+        return self.usage in ("Static", "Extension")
+
+    @property
+    def is_action(self):
+        return self.scope == "Public" or self.usage == "Action"
+
+    def __repr__(self):
+        return f"MuranoMethod({self.declaring_type.name}::{self.name})"
+
+
+class MuranoType:
+    """A loaded class. ``parents`` are live types; symbol lookup follows the reference's rules."""
+
+    def __init__(self, spec, package, parents, executor):
+        self.spec = spec
+        self.name = spec.name
+        self.package = package
+        self.parents = list(parents)
+        self.executor = executor
+        self.usage = spec.usage
+        self.namespaces = dict(spec.namespaces)
+        self.properties = {name: MuranoProperty(self, p) for name, p in spec.properties.items()}
+        self.methods = {}
+        self.reference = TypeReference(self)
+        self.imports = []
+        self._context = None
+        self._exported_context = None
+
+    @property
+    def version(self):
+        return self.package.version
+
+    def add_method(self, spec, native=None):
+        method = MuranoMethod(self, spec, native)
+        self.methods[method.name] = method
+        self._context = None
+        self._exported_context = None
+        return method
+
+    def ancestors(self):
+        return (t for t in traverse([self], lambda t: t.parents) if t is not self)
+
+    def is_compatible(self, value) -> bool:
+        if isinstance(value, (MuranoObject, TypeReference)):
+            value = value.type
+        if not isinstance(value, MuranoType):
+            return False
+        return value is self or any(t is self for t in value.ancestors())
+
+    def _symbol_chains(self, lookup):
+        queue = collections.deque([(self, ())])
+        while queue:
+            current, path = queue.popleft()
+            symbol = lookup(current)
+            if symbol is not None:
+                path = path + (symbol,)
+            if not current.parents:
+                if path:
+                    yield path
+            for parent in current.parents:
+                queue.append((parent, path))
+
+    def choose_symbol(self, lookup):
+        """Candidates visible from this class: per inheritance path the nearest definition,
+        minus those overridden on another path (a chain that is the tail of a longer one)."""
+        chains = sorted(self._symbol_chains(lookup), key=len)
+        chosen = []
+        for i, chain in enumerate(chains):
+            if chain[0] in chosen:
+                continue
+            overridden = any(
+                len(other) >= len(chain) and all(a is b for a, b in zip(reversed(chain), reversed(other)))
+                for other in chains[i + 1:])
+            if not overridden:
+                chosen.append(chain[0])
+        return chosen
+
+    def find_method(self, name):
+        return self.choose_symbol(lambda t: t.methods.get(name))
+
+    def find_single_method(self, name):
+        found = self.find_method(name)
+        if not found:
+            raise errors.NoMethodFound(name)
+        if len(found) > 1:
+            raise errors.AmbiguousMethodName(name)
+        return found[0]
+
+    def find_methods(self, predicate):
+        result = [m for m in self.methods.values() if predicate(m)]
+        for ancestor in self.ancestors():
+            result.extend(m for m in ancestor.methods.values() if predicate(m) and m not in result)
+        return result
+
+    def find_properties(self, name):
+        result = [self.properties[name]] if name in self.properties else []
+        for ancestor in self.ancestors():
+            prop = ancestor.properties.get(name)
+            if prop is not None and prop not in result:
+                result.append(prop)
+        return result
+
+    def find_single_property(self, name):
+        found = self.choose_symbol(lambda t: t.properties.get(name))
+        if not found:
+            raise errors.NoPropertyFound(name)
+        if len(found) > 1:
+            raise errors.AmbiguousPropertyNameError(name)
+        return found[0]
+
+    def find_static_property(self, name):
+        found = self.choose_symbol(
+            lambda t: t.properties.get(name) if getattr(t.properties.get(name), "usage", None) == "Static"
+            else None)
+        if not found:
+            raise errors.NoPropertyFound(name)
+        if len(found) > 1:
+            raise errors.AmbiguousPropertyNameError(name)
+        return found[0]
+
+    def all_method_names(self):
+        names = set(self.methods)
+        for ancestor in self.ancestors():
+            names.update(ancestor.methods)
+        return sorted(names)
+
+    def _unique_methods(self):
+        for name in self.all_method_names():
+            found = self.find_method(name)
+            if len(found) == 1:
+                yield found[0]
+            else:
+                yield _ambiguous_method(self, name)
+
+    @property
+    def context(self):
+        """Method stubs of this type (inherited included) over the extension methods it imports."""
+        if self._context is None:
+            base = None
+            for imported in reversed(self.imports):
+                base = imported.exported_context if base is None else bridge.link(
+                    base, imported.exported_context)
+            context = bridge.empty_context() if base is None else base.create_child_context()
+            for method in self._unique_methods():
+                for stub in (method.instance_stub, method.static_stub):
+                    if stub is not None:
+                        context.register_function(stub, name=stub.name)
+            self._context = context
+        return self._context
+
+    @property
+    def exported_context(self):
+        if self._exported_context is None:
+            context = bridge.empty_context()
+            for method in self._unique_methods():
+                if method.usage == "Extension":
+                    for stub in (method.instance_stub, method.static_stub):
+                        if stub is not None:
+                            context.register_function(stub, name=stub.name)
+            self._exported_context = context
+        return self._exported_context
+
+    def __repr__(self):
+        return f"MuranoClass({self.name}/{self.version})"
+
+
+def _ambiguous_method(murano_type, name):
+    from mplc.runtime.specs import MethodSpec
+
+    def body(context):
+        raise errors.AmbiguousMethodName(name)
+    return MuranoMethod(murano_type, MethodSpec(name, body=body, arguments=()))
+
+
+class MuranoObject:
+    """An object, or (``this`` set) the part of an object that one of its classes owns."""
+
+    def __init__(self, murano_type, owner, object_id=None, name=None, metadata=None,
+                 known=None, this=None):
+        self.type = murano_type
+        self._owner = owner if this is None else None
+        self.object_id = object_id or generate_id()
+        self.name = name
+        self.metadata = metadata
+        self.properties = {}
+        self.parents = {}
+        self.this = this
+        self.initialized = False
+        self.destroyed = False
+        self.extension = None
+        self.dependencies = []
+        known = {} if known is None else known
+        known[murano_type.name] = self
+        for parent_type in murano_type.parents:
+            part = known.get(parent_type.name)
+            if part is None:
+                part = MuranoObject(parent_type, owner, self.object_id, known=known,
+                                    this=self.real_this)
+            self.parents[parent_type.name] = part
+
+    @property
+    def real_this(self):
+        return self.this or self
+
+    @property
+    def owner(self):
+        return self._owner if self.this is None else self.this.owner
+
+    @owner.setter
+    def owner(self, value):
+        self.real_this._owner = value
+
+    def parts(self):
+        return traverse([self], lambda part: part.parents.values())
+
+    def cast(self, murano_type):
+        for part in self.parts():
+            if part.type is murano_type:
+                return part
+        for part in self.parts():
+            if part.type == murano_type:
+                return part
+        raise TypeError(f"Cannot cast {self.type} to {murano_type}")
+
+    def _caller_view(self, context):
+        """(start type, caller class or None, derived): whose property table the caller sees."""
+        caller_type = None if context is None else context[bridge.TYPE]
+        if caller_type is not None and caller_type.is_compatible(self):
+            return caller_type, caller_type, True
+        return self.real_this.type, caller_type, False
+
+    def get_property(self, name, context=None):
+        start_type, caller_type, derived = self._caller_view(context)
+        if start_type.find_properties(name):
+            prop = self.real_this.type.find_single_property(name)
+            if prop.usage == "Static":
+                return self.type.executor.get_static_property(prop.declaring_type, name, context)
+            return self.real_this.read_value(name)
+        if derived:
+            return self.cast(caller_type).read_value(name)
+        raise errors.PropertyReadError(name, start_type.name)
+
+    def read_value(self, name):
+        try:
+            return self.properties[name]
+        except KeyError:
+            raise errors.UninitializedPropertyAccessError(name, self.type.name) from None
+
+    def set_property(self, name, value, context=None, dry_run=False):
+        start_type, caller_type, derived = self._caller_view(context)
+        real = self.real_this
+        if not start_type.find_properties(name):
+            if not derived:
+                raise errors.PropertyWriteError(name, start_type.name)
+            if not dry_run:
+                self.cast(caller_type).properties[name] = value
+            return
+        executor = self.type.executor
+        ultimate = real.type.find_single_property(name)
+        declared = [part.type.properties[name] for part in real.parts() if name in part.type.properties]
+        writes_allowed = context is not None and context[bridge.ALLOW_PROPERTY_WRITES]
+        owner = real.owner
+        for prop in declared:
+            if caller_type is not None and not writes_allowed and (
+                    prop.usage not in WRITABLE_USAGES or not derived):
+                raise errors.NoWriteAccessError(name)
+        for prop in declared:
+            if prop is ultimate:
+                value = prop.transform(value, real, owner, caller_type, finalize=len(declared) == 1)
+            else:
+                prop.transform(value, real, owner, caller_type)
+        if len(declared) > 1:
+            value = ultimate.transform(value, real, owner, caller_type)
+        if ultimate.usage == "Static":
+            executor.set_static_property(ultimate.declaring_type, name, value, context, dry_run)
+        elif not dry_run:
+            real.properties[name] = value
+
+    def __repr__(self):
+        return f"<{self.type.name}/{self.type.version} {self.object_id}>"
+
+
+# --- yaql parameter types and method stubs -------------------------------------------------------
+
+class ObjectParameter(yaqltypes.PythonType):
+    """A MuranoPL object argument, optionally of a given type."""
+
+    def __init__(self, murano_type=None, nullable=False):
+        self.murano_type = murano_type
+        super().__init__(MuranoObject, nullable)
+
+    def check(self, value, context, *args, **kwargs):
+        if not super().check(value, context, *args, **kwargs):
+            return False
+        if value is None or isinstance(value, bridge.expressions.Expression):
+            return True
+        return self.murano_type is None or self.murano_type.is_compatible(value)
+
+
+class TypeParameter(yaqltypes.PythonType):
+    """A class argument: a type reference, or (``resolve_strings``) a class name string."""
+
+    def __init__(self, base_type=None, nullable=False, resolve_strings=True):
+        self.base_type = base_type
+        self.resolve_strings = resolve_strings
+        super().__init__((TypeReference, str), nullable)
+
+    def check(self, value, context, *args, **kwargs):
+        if not super().check(value, context, *args, **kwargs):
+            return False
+        if isinstance(value, str):
+            if not self.resolve_strings:
+                return False
+            value = resolve_class(value, context).reference
+        if isinstance(value, TypeReference) and self.base_type is not None:
+            return self.base_type.is_compatible(value)
+        return True
+
+    def convert(self, value, receiver, context, function_spec, engine, *args, **kwargs):
+        value = super().convert(value, receiver, context, function_spec, engine, *args, **kwargs)
+        if isinstance(value, str):
+            value = resolve_class(value, context).reference
+        return value
+
+
+def resolve_class(name, context):
+    """A class by (namespace-qualified) name, seen from the class whose code runs in ``context``."""
+    scope = context[bridge.NAMES_SCOPE] if context is not None else None
+    executor = current_executor()
+    return executor.find_class(name, scope)
+
+
+def current_executor():
+    from mplc.runtime.executor import Executor
+    return Executor.current()
+
+
+class ContractedValue(yaqltypes.GenericType):
+    """An argument passed through its contract (and Default) when the stub maps arguments."""
+
+    def __init__(self, argument, check_first=False):
+        def converter(value, receiver, context, *args, **kwargs):
+            this = receiver.real_this if isinstance(receiver, MuranoObject) else receiver
+            caller_type = context[bridge.TYPE]
+            return argument.transform(value, this, context[bridge.ARGUMENT_OWNER], caller_type)
+
+        def checker(value, context, *args, **kwargs):
+            try:
+                argument.transform(value, argument.method.declaring_type, None, context[bridge.TYPE])
+                return True
+            except errors.ContractViolationException:
+                return False
+
+        super().__init__(True, checker if check_first else None, converter)
+
+    def convert(self, value, *args, **kwargs):
+        if value is None:
+            return self.converter(value, *args, **kwargs)
+        return super().convert(value, *args, **kwargs)
+
+
+def _build_stubs(method):
+    """The yaql function definitions through which ``obj.method(...)`` resolves.
+
+    Instance methods take an object receiver; static ones also a type reference; extension
+    methods take their first argument as receiver.
+    """
+    executor_invoke = lambda receiver, args, kwargs, context: current_executor().invoke(  # noqa: E731
+        method, receiver, args, kwargs, context)
+
+    def instance_payload(__context, __receiver, *args, **kwargs):
+        return executor_invoke(__receiver, args, kwargs, __context)
+
+    def extension_payload(__context, *args, **kwargs):
+        return executor_invoke(method.declaring_type, args, kwargs, __context)
+
+    if method.usage in INSTANCE_METHOD_USAGES:
+        return _stub(method, instance_payload, ObjectParameter(method.declaring_type)), None
+    static = _stub(method, instance_payload, TypeParameter(method.declaring_type, resolve_strings=False))
+    if method.usage == "Static":
+        return _stub(method, instance_payload, ObjectParameter(method.declaring_type)), static
+    if method.usage == "Extension":
+        return _stub(method, extension_payload, None), static
+    raise errors.DslSyntaxError(f"Unknown method usage {method.usage}")
+
+
+def _stub(method, payload, receiver_type):
+    definition = specs.FunctionDefinition(method.name, payload, is_function=False, is_method=True)
+    position = 1
+    if receiver_type is not None:
+        definition.set_parameter(specs.ParameterDefinition("__receiver", receiver_type, 1))
+        position = 2
+    check_first = receiver_type is None
+    has_varargs = has_kwargs = False
+    if method.native is not None:
+        names = method.native_parameters
+        for name in names:
+            definition.parameters[name] = specs.ParameterDefinition(
+                name, yaqltypes.PythonType(object, nullable=True), position=position,
+                default=method.native_defaults.get(name, specs.NO_DEFAULT))
+            position += 1
+        has_varargs, has_kwargs = method.native_varargs, method.native_kwargs
+    else:
+        for name, argument in method.arguments.items():
+            slot, slot_position = name, position
+            if argument.usage == "VarArgs":
+                slot, has_varargs = "*", True
+            elif argument.usage == "KwArgs":
+                slot, slot_position, has_kwargs = "**", None, True
+            definition.parameters[slot] = specs.ParameterDefinition(
+                slot, ContractedValue(argument, check_first), position=slot_position,
+                default=NO_VALUE)
+            check_first = False
+            position += 1
+    if not has_varargs:
+        definition.parameters["*"] = specs.ParameterDefinition(
+            "*", yaqltypes.PythonType(object, nullable=True), position=position)
+    if not has_kwargs:
+        definition.parameters["**"] = specs.ParameterDefinition(
+            "**", yaqltypes.PythonType(object, nullable=True))
+    definition.set_parameter(specs.ParameterDefinition("__context", yaqltypes.Context(), 0))
+    definition.meta["muranoMethod"] = method
+    return definition

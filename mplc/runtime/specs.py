@@ -1,0 +1,93 @@
+"""What compiled modules hand to the runtime: plain descriptions of packages and classes.
+
+Codegen builds these (docs/compiled-modules.md); the loader turns them into live types.
+Bodies, defaults, contracts and meta are Python callables produced by codegen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass
+class MetaSpec:
+    """One Meta entry: the meta class name and ``values(context) -> dict`` of its properties."""
+
+    type_name: str
+    values: Callable[[Any], dict] | None = None
+
+
+@dataclass
+class ArgumentSpec:
+    name: str
+    usage: str = "Standard"  # Standard | VarArgs | KwArgs
+    contract: Callable | None = None
+    default: Callable | None = None
+    has_default: bool = False
+    meta: tuple = ()
+
+
+@dataclass
+class MethodSpec:
+    name: str
+    usage: str = "Runtime"  # Runtime | Static | Extension | Action
+    scope: str = "Session"  # Session | Public
+    arguments: tuple = ()
+    body: Callable | None = None
+    meta: tuple = ()
+    line: int = 0
+
+
+@dataclass
+class PropertySpec:
+    name: str
+    usage: str = "In"
+    contract: Callable | None = None
+    default: Callable | None = None
+    has_default: bool = False
+    meta: tuple = ()
+    line: int = 0
+
+
+@dataclass
+class ClassSpec:
+    name: str
+    package: Any = None  # PackageSpec, filled in by the loader
+    extends: tuple = ()
+    namespaces: dict = field(default_factory=dict)
+    usage: str = "Class"  # Class | Meta
+    cardinality: str | None = None
+    applies: tuple = ()
+    inherited: bool = False
+    meta: tuple = ()
+    imports: tuple = ()
+    properties: dict = field(default_factory=dict)
+    methods: dict = field(default_factory=dict)
+    source_file: str = "<unknown>"
+    line: int = 0
+
+
+@dataclass
+class PackageSpec:
+    full_name: str
+    version: str = "0.0.0"
+    format: str = "MuranoPL/1.0.0"
+    type: str = "Library"
+    requirements: dict = field(default_factory=dict)
+    classes: dict = field(default_factory=dict)  # class name -> module name, or -> ClassSpec
+    manifest: dict = field(default_factory=dict)
+
+    @property
+    def format_version(self) -> tuple[int, int]:
+        """(major, minor) of the MuranoPL format: what selects yaql contexts and options."""
+        return parse_format_version(self.format)
+
+
+def parse_format_version(format_text: str) -> tuple[int, int]:
+    version = str(format_text).rpartition("/")[2] or "1.0"
+    parts = (version.split(".") + ["0", "0"])[:2]
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        return 1, 0
