@@ -1,0 +1,24 @@
+"""``mplc check PATH...``: load packages, run the static checks, print every diagnostic."""
+
+from __future__ import annotations
+
+import sys
+
+from mplc.cli import UsageError
+from mplc.diagnostics import DiagnosticSink, render
+from mplc.frontend import check_packages, load_packages
+
+
+def main(args) -> int:
+    if not args.all_paths:
+        raise UsageError("no PATH given")
+    sink = DiagnosticSink()
+    sources: dict[str, str] = {}
+    packages = load_packages(args.all_paths, sink, default_format=args.format, sources=sources)
+    check_packages(packages, sink)
+    render(sink.diagnostics, sys.stderr, sources)
+    errors = sum(1 for diagnostic in sink.diagnostics if diagnostic.severity == "error")
+    warnings = len(sink.diagnostics) - errors
+    if sink.diagnostics:
+        sys.stderr.write(f"{errors} error(s), {warnings} warning(s)\n")
+    return 1 if errors else 0

@@ -1,0 +1,61 @@
+"""Class name resolution against a class's ``Namespaces`` (the reference's rules).
+
+``ns:Name`` uses prefix ``ns``; ``:Name`` and a bare ``Name`` use the default namespace ``=``;
+a dotted name without a colon is already full.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mplc import ir
+from mplc.diagnostics import DiagnosticSink
+
+TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
+NAMESPACE = re.compile(r"^([a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*)?$")
+PREFIX = re.compile(r"^([a-zA-Z_]\w*|=)$")
+
+
+class Namespaces:
+    def __init__(self, mapping: dict[str, str], sink: DiagnosticSink):
+        self.mapping = dict(mapping)
+        self.mapping.setdefault("=", "")
+        self.mapping[""] = ""
+        self.sink = sink
+
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        return tuple((prefix, namespace) for prefix, namespace in self.mapping.items() if prefix)
+
+    def resolve(self, written: str, pos: ir.Pos) -> str:
+        """The full class name; records a diagnostic and returns ``written`` when it cannot."""
+        if not TYPE_NAME.match(written):
+            self.sink.error("E-TYPE-NAME", f"'{written}' is not a valid class name", pos)
+            return written
+        if ":" not in written:
+            prefix, name = ("", written) if "." in written else ("=", written)
+        else:
+            prefix, name = written.split(":", 1)
+            prefix = prefix or "="
+        namespace = self.mapping.get(prefix)
+        if namespace is None:
+            known = ", ".join(sorted(p for p in self.mapping if p and p != "=")) or "none"
+            self.sink.error("E-UNKNOWN-NAMESPACE",
+                            f"unknown namespace prefix '{prefix}' in '{written}' "
+                            f"(declared prefixes: {known})", pos)
+            return written
+        return f"{namespace}.{name}" if namespace else name
+
+
+def check_declarations(entries, sink: DiagnosticSink) -> dict[str, str]:
+    """Validate ``Namespaces`` entries given as (prefix, namespace, pos); returns the mapping."""
+    mapping: dict[str, str] = {}
+    for prefix, namespace, pos in entries:
+        namespace = "" if namespace is None else namespace
+        if not isinstance(prefix, str) or not PREFIX.match(prefix):
+            sink.error("E-NAMESPACE", f"invalid namespace prefix {prefix!r}", pos)
+            continue
+        if not isinstance(namespace, str) or not NAMESPACE.match(namespace):
+            sink.error("E-NAMESPACE", f"invalid namespace {namespace!r}", pos)
+            continue
+        mapping[prefix] = namespace
+    return mapping

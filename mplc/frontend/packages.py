@@ -1,0 +1,424 @@
+"""Package locations -> IR packages: directories, zips, directories of packages, loose class files.
+
+Files are read through a ``Source`` (a directory or a zip) so both kinds of package are handled
+by one code path; every limit on hostile input (file size, member count, paths escaping the
+package) is checked here.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import zipfile
+
+from mplc import ir
+from mplc.diagnostics import DiagnosticSink
+from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
+from mplc.frontend.keys import mapping_entries
+from mplc.frontend.namespaces import Namespaces
+from mplc.frontend.values import Scope, as_list, is_null, plain_data, text_of
+from mplc.frontend.yaml_source import Mapping, Scalar, read_documents
+from mplc.versioning import VersionError, parse_format, parse_requirement, parse_version
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_ZIP_MEMBERS = 20000
+MANIFEST_KEYS = frozenset({"Format", "Type", "FullName", "Name", "Version", "Require", "Classes",
+                           "Description", "Author", "Supplier", "Tags", "Logo", "UI", "Meta"})
+PACKAGE_TYPES = ("Application", "Library")
+SUPPORTED_FORMATS = ("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0")
+BUILD_MARKER = "mplc-build.json"
+
+
+def _file_pos(path: str) -> ir.Pos:
+    return ir.Pos(path, 1, 1, 1, 1)
+
+
+class Source:
+    """The files of one package, by path relative to the package root ('/'-separated)."""
+
+    def __init__(self, root: str, display_root: str):
+        self.root = root
+        self.display_root = display_root
+
+    def display(self, relative: str) -> str:
+        return os.path.join(self.display_root, *relative.split("/"))
+
+    def exists(self, relative: str) -> bool:
+        raise NotImplementedError
+
+    def read(self, relative: str, sink: DiagnosticSink) -> bytes | None:
+        raise NotImplementedError
+
+    def listing(self, folder: str) -> tuple[str, ...]:
+        raise NotImplementedError
+
+
+class DirectorySource(Source):
+    def exists(self, relative: str) -> bool:
+        return os.path.isfile(os.path.join(self.root, *relative.split("/")))
+
+    def read(self, relative: str, sink: DiagnosticSink) -> bytes | None:
+        path = os.path.join(self.root, *relative.split("/"))
+        try:
+            if os.path.getsize(path) > MAX_FILE_BYTES:
+                sink.error("E-TOO-LARGE", f"file is larger than {MAX_FILE_BYTES} bytes",
+                           _file_pos(self.display(relative)))
+                return None
+            with open(path, "rb") as handle:
+                return handle.read()
+        except OSError as error:
+            sink.error("E-IO", f"cannot read file: {error.strerror or error}",
+                       _file_pos(self.display(relative)))
+            return None
+
+    def listing(self, folder: str) -> tuple[str, ...]:
+        base = os.path.join(self.root, folder)
+        found = []
+        for directory, subdirectories, files in os.walk(base):
+            subdirectories.sort()
+            for name in sorted(files):
+                found.append(os.path.relpath(os.path.join(directory, name), base)
+                             .replace(os.sep, "/"))
+        return tuple(found)
+
+
+class ZipSource(Source):
+    def __init__(self, archive: zipfile.ZipFile, prefix: str, display_root: str):
+        super().__init__(prefix, display_root)
+        self.archive = archive
+        self.members = {info.filename: info for info in archive.infolist() if not info.is_dir()}
+        self.texts: dict[str, str] = {}
+
+    def exists(self, relative: str) -> bool:
+        return self.root + relative in self.members
+
+    def read(self, relative: str, sink: DiagnosticSink) -> bytes | None:
+        info = self.members.get(self.root + relative)
+        display = self.display(relative)
+        if info is None:
+            sink.error("E-IO", "no such file in the archive", _file_pos(display))
+            return None
+        if info.file_size > MAX_FILE_BYTES:
+            sink.error("E-TOO-LARGE", f"file is larger than {MAX_FILE_BYTES} bytes",
+                       _file_pos(display))
+            return None
+        try:
+            with self.archive.open(info) as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+        except (OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
+            sink.error("E-IO", f"cannot read archive member: {error}", _file_pos(display))
+            return None
+        if len(data) > MAX_FILE_BYTES:
+            sink.error("E-TOO-LARGE", f"file is larger than {MAX_FILE_BYTES} bytes",
+                       _file_pos(display))
+            return None
+        self.texts[display] = data.decode("utf-8", "replace")
+        return data
+
+    def listing(self, folder: str) -> tuple[str, ...]:
+        prefix = self.root + folder + "/"
+        return tuple(sorted(name[len(prefix):] for name in self.members if name.startswith(prefix)))
+
+
+def _safe_relative(path: str) -> str | None:
+    """A class file path kept inside Classes/, '/'-separated, or None when it would escape."""
+    normalized = posixpath.normpath(path.replace("\\", "/"))
+    if normalized.startswith(("/", "../")) or normalized in ("..", ".") or ":" in normalized[:2]:
+        return None
+    return normalized
+
+
+class PackageLoader:
+    def __init__(self, sink: DiagnosticSink, default_format: str | None,
+                 sources: dict[str, str] | None):
+        self.sink = sink
+        self.default_format = default_format
+        self.sources = sources
+        self.class_entry_positions: dict[str, ir.Pos] = {}
+
+    # -- locations --------------------------------------------------------------------------
+
+    def load(self, path: str) -> list[ir.Package]:
+        if os.path.isfile(path):
+            if zipfile.is_zipfile(path):
+                return self._zip(path)
+            self.sink.error("E-PATH", "not a package: expected a directory or a .zip",
+                            _file_pos(path))
+            return []
+        if not os.path.isdir(path):
+            self.sink.error("E-PATH", "no such file or directory", _file_pos(path))
+            return []
+        if os.path.exists(os.path.join(path, BUILD_MARKER)):
+            return []
+        if os.path.isfile(os.path.join(path, "manifest.yaml")):
+            package = self._package(DirectorySource(path, path))
+            return [package] if package is not None else []
+        entries = sorted(os.listdir(path))
+        children = [os.path.join(path, name) for name in entries
+                    if os.path.isfile(os.path.join(path, name, "manifest.yaml"))
+                    or name.endswith(".zip") and os.path.isfile(os.path.join(path, name))
+                    or os.path.isdir(os.path.join(path, name))
+                    and os.path.exists(os.path.join(path, name, BUILD_MARKER))]
+        if children:
+            packages = []
+            for child in children:
+                packages.extend(self.load(child))
+            return packages
+        loose = [name for name in entries if name.endswith((".yaml", ".yml"))
+                 and os.path.isfile(os.path.join(path, name))]
+        if loose:
+            return [self._loose(path, loose)]
+        self.sink.error("E-PATH", "no package here: no manifest.yaml, no packages, no class "
+                        "files", _file_pos(path))
+        return []
+
+    def _zip(self, path: str) -> list[ir.Package]:
+        try:
+            archive = zipfile.ZipFile(path)
+        except (OSError, zipfile.BadZipFile) as error:
+            self.sink.error("E-ZIP", f"cannot open archive: {error}", _file_pos(path))
+            return []
+        with archive:
+            if len(archive.infolist()) > MAX_ZIP_MEMBERS:
+                self.sink.error("E-ZIP", f"archive has more than {MAX_ZIP_MEMBERS} files",
+                                _file_pos(path))
+                return []
+            names = archive.namelist()
+            prefix = ""
+            if "manifest.yaml" not in names:
+                tops = {name.split("/", 1)[0] for name in names}
+                if len(tops) == 1 and f"{next(iter(tops))}/manifest.yaml" in names:
+                    prefix = next(iter(tops)) + "/"
+                else:
+                    self.sink.error("E-ZIP", "archive has no manifest.yaml", _file_pos(path))
+                    return []
+            source = ZipSource(archive, prefix, os.path.join(path, prefix.rstrip("/")))
+            package = self._package(source)
+            if self.sources is not None:
+                self.sources.update(source.texts)
+            return [package] if package is not None else []
+
+    # -- packages ---------------------------------------------------------------------------
+
+    def _package(self, source: Source) -> ir.Package | None:
+        manifest_path = source.display("manifest.yaml")
+        data = source.read("manifest.yaml", self.sink)
+        if data is None:
+            return None
+        documents = read_documents(data, manifest_path, self.sink)
+        if documents is None:
+            return None
+        if len(documents) != 1 or not isinstance(documents[0], Mapping):
+            pos = documents[0].pos if documents else _file_pos(manifest_path)
+            self.sink.error("E-MANIFEST", "manifest.yaml must be one mapping", pos)
+            return None
+        manifest = self._manifest(documents[0], manifest_path)
+        if manifest is None:
+            return None
+        classes = self._manifest_classes(source, manifest)
+        return ir.Package(manifest=manifest, classes=classes, root=source.display_root,
+                          resources=source.listing("Resources"), ui_files=source.listing("UI"))
+
+    def _manifest(self, node: Mapping, path: str) -> ir.Manifest | None:
+        sink = self.sink
+        entries = {key: value for key, (_, value) in
+                   mapping_entries(node, MANIFEST_KEYS, "the manifest", sink, strict=False).items()}
+        format_node = entries.get("Format")
+        format_name, format_version = self._format(
+            None if format_node is None else plain_data(format_node),
+            format_node.pos if format_node is not None else node.pos)
+        full_name = text_of(entries.get("FullName"))
+        if not full_name:
+            sink.error("E-MANIFEST", "the manifest has no FullName", node.pos)
+            return None
+        package_type = entries.get("Type")
+        type_value = plain_data(package_type) if package_type is not None else None
+        if type_value not in PACKAGE_TYPES:
+            sink.error("E-MANIFEST", f"invalid package Type {type_value!r}; must be Application "
+                       "or Library", package_type.pos if package_type is not None else node.pos)
+        version_node = entries.get("Version")
+        version = "0.0.0"
+        if version_node is not None and not is_null(version_node):
+            try:
+                version = str(parse_version(plain_data(version_node)))
+            except VersionError as error:
+                sink.error("E-VERSION", str(error), version_node.pos)
+        scope = Scope(path, Namespaces({}, sink), sink)
+        return ir.Manifest(
+            format_name=format_name,
+            format_version=format_version,
+            type=type_value if isinstance(type_value, str) else "",
+            full_name=full_name,
+            name=_optional_text(entries.get("Name")),
+            version=version,
+            requirements=self._requirements(entries.get("Require")),
+            classes=self._class_entries(entries.get("Classes")),
+            description=_optional_text(entries.get("Description")),
+            author=_optional_text(entries.get("Author")),
+            supplier=None if entries.get("Supplier") is None else plain_data(entries["Supplier"]),
+            tags=tuple(str(plain_data(tag)) for tag in as_list(entries.get("Tags"))),
+            logo=_optional_text(entries.get("Logo")),
+            ui=_optional_text(entries.get("UI")),
+            meta=scope.meta(entries.get("Meta")),
+            pos=node.pos,
+        )
+
+    def _format(self, value, pos: ir.Pos) -> tuple[str, str]:
+        try:
+            name, version = parse_format(value)
+        except VersionError as error:
+            self.sink.error("E-FORMAT", str(error), pos)
+            return "MuranoPL", "1.0.0"
+        if name != "MuranoPL" or str(version) not in SUPPORTED_FORMATS:
+            self.sink.error("E-FORMAT", f"unsupported package format {name}/{version}; supported: "
+                            "MuranoPL/1.0 to MuranoPL/1.4", pos)
+        return name, str(version)
+
+    def _requirements(self, node) -> tuple[ir.Requirement, ...]:
+        if is_null(node):
+            return ()
+        if not isinstance(node, Mapping):
+            self.sink.error("E-REQUIREMENT", "Require must be a mapping of package: version spec",
+                            node.pos)
+            return ()
+        requirements = []
+        for key, value in node.items:
+            name = text_of(key)
+            if not name:
+                self.sink.error("E-REQUIREMENT", "required package names must be strings", key.pos)
+                continue
+            spec = None if is_null(value) else plain_data(value)
+            if isinstance(spec, (dict, list)):
+                self.sink.error("E-REQUIREMENT", "a version spec is a scalar", value.pos)
+                continue
+            spec_text = None if spec is None else str(spec)
+            try:
+                parse_requirement(spec_text)
+            except VersionError as error:
+                self.sink.error("E-REQUIREMENT", str(error), value.pos)
+            requirements.append(ir.Requirement(name, spec_text, key.pos))
+        return tuple(requirements)
+
+    def _class_entries(self, node) -> tuple[tuple[str, str], ...]:
+        if is_null(node):
+            return ()
+        if not isinstance(node, Mapping):
+            self.sink.error("E-MANIFEST", "Classes must be a mapping of class name: file",
+                            node.pos)
+            return ()
+        result = []
+        self.class_entry_positions = {}
+        for key, value in node.items:
+            name, file_name = text_of(key), text_of(value)
+            if not name or not file_name:
+                self.sink.error("E-MANIFEST", "each Classes entry is class.Name: file.yaml",
+                                key.pos)
+                continue
+            relative = _safe_relative(file_name)
+            if relative is None:
+                self.sink.error("E-CLASS-PATH", f"class file '{file_name}' is outside Classes/",
+                                value.pos)
+                continue
+            self.class_entry_positions[name] = value.pos
+            result.append((name, relative))
+        return tuple(result)
+
+    # -- classes ----------------------------------------------------------------------------
+
+    def _manifest_classes(self, source: Source, manifest: ir.Manifest) -> tuple[ir.Class, ...]:
+        by_file: dict[str, list[str]] = {}
+        for name, relative in manifest.classes:
+            by_file.setdefault(relative, []).append(name)
+        entry_pos = self.class_entry_positions
+        classes: list[ir.Class] = []
+        for relative, names in by_file.items():
+            file_path = "Classes/" + relative
+            if not source.exists(file_path):
+                for name in names:
+                    self.sink.error("E-MISSING-CLASS-FILE",
+                                    f"class {name}: file Classes/{relative} does not exist",
+                                    entry_pos.get(name, manifest.pos))
+                continue
+            data = source.read(file_path, self.sink)
+            if data is None:
+                continue
+            classes.extend(self._file_classes(data, source.display(file_path), names))
+        return tuple(classes)
+
+    def _file_classes(self, data: bytes, path: str, listed: list[str]) -> list[ir.Class]:
+        documents = read_class_documents(data, path, self.sink)
+        named: list[tuple[ClassDocument, str]] = []
+        unnamed: list[ClassDocument] = []
+        for document in documents:
+            written = document.written_name
+            if written is None:
+                unnamed.append(document)
+                continue
+            full_name = self._document_name(document, written)
+            if full_name is not None:
+                named.append((document, full_name))
+        defined = {name for _, name in named}
+        missing = [name for name in listed if name not in defined]
+        if len(unnamed) > 1:
+            self.sink.error("E-CLASS-NAME", "more than one class document without a Name in one "
+                            "file", unnamed[1].mapping.pos)
+        if unnamed and len(missing) == 1:
+            named.append((unnamed[0], missing[0]))
+        else:
+            if unnamed and len(unnamed) == 1:
+                self.sink.error("E-CLASS-NAME", "class document without a Name, and no single "
+                                "manifest entry names it", unnamed[0].mapping.pos)
+            for name in missing:
+                self.sink.error("E-CLASS-NOT-IN-FILE", f"the manifest maps class {name} to this "
+                                "file, which does not define it", ir.Pos(path, 1, 1, 1, 1))
+        return [cls for cls in (build_class(document, name, path, self.sink)
+                                for document, name in named) if cls is not None]
+
+    def _document_name(self, document: ClassDocument, written: Scalar) -> str | None:
+        text = text_of(written)
+        if text is None:
+            self.sink.error("E-CLASS-NAME", "class Name must be a string", written.pos)
+            return None
+        return Namespaces(document.namespaces, self.sink).resolve(text, written.pos)
+
+    def _loose(self, path: str, files: list[str]) -> ir.Package:
+        format_name, format_version = self._format(self.default_format, _file_pos(path))
+        full_name = os.path.basename(os.path.normpath(os.path.abspath(path)))
+        manifest_pos = _file_pos(path)
+        classes: list[ir.Class] = []
+        class_entries: list[tuple[str, str]] = []
+        source = DirectorySource(path, path)
+        for name in files:
+            data = source.read(name, self.sink)
+            if data is None:
+                continue
+            file_classes = self._file_classes(data, source.display(name), [])
+            classes.extend(file_classes)
+            class_entries.extend((cls.name, name) for cls in file_classes)
+        manifest = ir.Manifest(
+            format_name=format_name, format_version=format_version, type="Library",
+            full_name=full_name, name=full_name, version="0.0.0", requirements=(),
+            classes=tuple(class_entries), description=None, author=None, supplier=None,
+            tags=(), logo=None, ui=None, meta=(), pos=manifest_pos)
+        return ir.Package(manifest=manifest, classes=tuple(classes), root=path)
+
+
+def _optional_text(node) -> str | None:
+    if node is None or is_null(node):
+        return None
+    value = plain_data(node)
+    return value if isinstance(value, str) else str(value)
+
+
+def load_packages(paths: list[str], sink: DiagnosticSink, default_format: str | None = None,
+                  sources: dict[str, str] | None = None) -> list[ir.Package]:
+    """IR for every package found at ``paths``; diagnostics for everything that is wrong.
+
+    ``sources`` (optional) receives the text of files read from zips, keyed by their
+    diagnostic path, so ``mplc.diagnostics.render`` can show their lines.
+    """
+    loader = PackageLoader(sink, default_format, sources)
+    packages: list[ir.Package] = []
+    for path in paths:
+        packages.extend(loader.load(path))
+    return packages
