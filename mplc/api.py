@@ -73,7 +73,8 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
 def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
                      default_format: str | None = None,
                      warnings: list[Diagnostic] | None = None) -> list[str]:
-    """Compiled package directories for ``paths``, plus the bundled core library when none is given."""
+    """Compiled package directories for ``paths``, plus the bundled core library when none is given
+    (without it the runtime falls back to its native io.murano.Object)."""
     cache_dir = cache_dir or default_cache_dir()
     directories: list[str] = []
     for path in paths:
@@ -81,7 +82,7 @@ def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
         if compiled is None:
             compiled = compile_sources(path, cache_dir, default_format, warnings)
         directories.extend(compiled)
-    if not any(_full_name(directory) == CORE_LIBRARY for directory in directories):
+    if os.path.isdir(CORE_LIBRARY_PATH) and not any(_full_name(d) == CORE_LIBRARY for d in directories):
         directories.extend(compile_sources(CORE_LIBRARY_PATH, cache_dir, warnings=warnings))
     return directories
 
@@ -94,7 +95,8 @@ class Runtime:
     """
 
     def __init__(self, paths: Iterable[str] | str, *, cache_dir: str | None = None,
-                 default_format: str | None = None):
+                 default_format: str | None = None, trace: bool = False):
+        """``trace=True`` defines a global ``trace(value)`` collecting into ``rt.traces``."""
         from mplc.runtime import Executor
 
         if isinstance(paths, (str, os.PathLike)):
@@ -102,7 +104,7 @@ class Runtime:
         self.warnings: list[Diagnostic] = []
         self.package_dirs = resolve_packages([os.fspath(path) for path in paths], cache_dir,
                                              default_format, self.warnings)
-        self.executor = Executor(self.package_dirs)
+        self.executor = Executor(self.package_dirs, trace=trace)
 
     def load(self, model: Any) -> "MuranoObjectProxy":
         """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""
@@ -128,7 +130,7 @@ class Runtime:
 
     @property
     def traces(self) -> list:
-        return self.executor.trace
+        return list(self.executor.trace or ())
 
     def schema(self, class_name: str, methods: Iterable[str] = (), class_version: str | None = None):
         raise NotImplementedError("mplc.Runtime.schema is not implemented yet")

@@ -56,14 +56,13 @@ def main(args) -> int:
     call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
     model = read_model(args.model)
     try:
-        runtime = Runtime(args.all_paths, cache_dir=args.cache_dir, default_format=args.format)
+        runtime = Runtime(args.all_paths, cache_dir=args.cache_dir, default_format=args.format,
+                          trace=args.trace)
     except CompileError as error:
         render(error.diagnostics, sys.stderr)
         return 2
     render(runtime.warnings, sys.stderr)
     executor = runtime.executor
-    if args.trace:
-        executor.enable_trace()
     output = {"result": None, "error": None, "traces": [], "model": None}
     timings = []
     try:
@@ -76,7 +75,7 @@ def main(args) -> int:
         executor.collect_garbage()
     except MuranoError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
-    output["traces"] = executor.render(list(executor.trace))
+    output["traces"] = executor.render(runtime.traces)
     output["model"] = executor.serialize()
     if args.repeat > 1 and timings:
         output["seconds_per_call"] = statistics.median(timings)

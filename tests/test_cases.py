@@ -1,0 +1,125 @@
+"""The MuranoPL case tables in tests/cases/*.yaml: each case is a package compiled and run.
+
+A case (see the file headers) gives class documents, the model, the method to call with its
+arguments, and the expected rendered result, error, traces, or compile-time diagnostic.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+
+import pytest
+import yaml
+
+import mplc
+from mplc.diagnostics import CompileError
+
+CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
+CASE_PACKAGE = "tests.case"
+
+
+class _TolerantLoader(yaml.SafeLoader):
+    """Reads class documents only to learn class names; ``!yaql`` values stay strings."""
+
+
+_TolerantLoader.add_constructor("!yaql", lambda loader, node: loader.construct_scalar(node))
+
+
+def _load_cases():
+    for path in sorted(glob.glob(os.path.join(CASES_DIR, "*.yaml"))):
+        with open(path, encoding="utf-8") as handle:
+            document = yaml.safe_load(handle) or {}
+        for case in document.get("cases") or ():
+            yield pytest.param(case, id=f"{os.path.basename(path)[:-5]}:{case['name']}")
+
+
+def class_names(classes_text: str) -> list[str]:
+    """Full names of the class documents, resolving ``Name`` with the carried-over Namespaces."""
+    names = []
+    namespaces: dict = {}
+    for document in yaml.load_all(classes_text, Loader=_TolerantLoader):
+        if not isinstance(document, dict):
+            continue
+        namespaces = document.get("Namespaces") or namespaces
+        name = document.get("Name")
+        if name is None:
+            continue
+        name = str(name)
+        if ":" in name:
+            prefix, _, short = name.partition(":")
+            name = f"{namespaces.get(prefix or '=', prefix)}.{short}"
+        elif "." not in name and "=" in namespaces:
+            name = f"{namespaces['=']}.{name}"
+        names.append(name)
+    return names
+
+
+def write_package(root, full_name: str, classes_text: str, format_version="1.3", version="0.0.0",
+                  require=None) -> str:
+    """A package directory holding every class document in one file, Classes/case.yaml."""
+    os.makedirs(os.path.join(root, "Classes"), exist_ok=True)
+    with open(os.path.join(root, "Classes", "case.yaml"), "w", encoding="utf-8") as handle:
+        handle.write(classes_text)
+    manifest = {"Format": str(format_version), "Type": "Library", "FullName": full_name,
+                "Version": str(version), "Require": require or {"io.murano": None},
+                "Classes": {name: "case.yaml" for name in class_names(classes_text)}}
+    with open(os.path.join(root, "manifest.yaml"), "w", encoding="utf-8") as handle:
+        yaml.safe_dump(manifest, handle, sort_keys=False)
+    return str(root)
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("mplc-cache"))
+
+
+@pytest.fixture(autouse=True)
+def _forget_compiled_modules():
+    """Every case is package tests.case 0.0.0; the runtime imports compiled packages by their
+    directory name, so a previous case's modules must not be found in sys.modules."""
+    yield
+    for name in [name for name in sys.modules if name.startswith("p_tests_case__")]:
+        del sys.modules[name]
+
+
+@pytest.mark.parametrize("case", list(_load_cases()))
+def test_case(case, tmp_path, cache_dir):
+    paths = [write_package(tmp_path / "case", CASE_PACKAGE, case["classes"], case.get("format", "1.3"))]
+    for index, (name, extra) in enumerate(sorted((case.get("extra_packages") or {}).items())):
+        paths.append(write_package(tmp_path / f"extra{index}", name, extra["classes"],
+                                   extra.get("format", "1.3"), extra.get("version", "0.0.0"),
+                                   extra.get("require")))
+    expected_compile_error = case.get("compile_error")
+    try:
+        runtime = mplc.Runtime(paths, cache_dir=cache_dir, trace=True)
+    except CompileError as error:
+        found = [(d.code, d.pos.line) for d in error.diagnostics if d.severity == "error"]
+        assert expected_compile_error, f"unexpected compile errors: {error}"
+        wanted = (expected_compile_error["code"], expected_compile_error.get("line"))
+        assert any(code == wanted[0] and wanted[1] in (None, line) for code, line in found), found
+        return
+    assert not expected_compile_error, "compiled, but a compile error was expected"
+
+    model = case.get("model", "Test")
+    if isinstance(model, str):
+        model = {"?": {"type": model, "id": "root"}}
+    outcome = None
+    try:
+        root = runtime.load(model)
+        outcome = ("result", runtime.render(runtime.call(root, case.get("call", "run"),
+                                                         *case.get("args", ()), **case.get("kwargs", {}))))
+    except mplc.runtime.MuranoError as error:
+        outcome = ("error", error)
+
+    if "error" in case:
+        assert outcome[0] == "error", f"expected an error, got result {outcome[1]!r}"
+        expected = case["error"]
+        assert outcome[1].type_name == expected["type"], str(outcome[1])
+        assert expected.get("message_contains", "") in str(outcome[1])
+    else:
+        assert outcome[0] == "result", f"{outcome[1].type_name}: {outcome[1]}"
+        assert outcome[1] == case.get("result")
+    if "traces" in case:
+        assert runtime.render(runtime.traces) == case["traces"]
