@@ -64,11 +64,15 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--method", action="append", default=[], dest="methods")
     schema.add_argument("--class-version", default=None, metavar="SPEC")
     schema.add_argument("--package", default=None, metavar="FQN")
+
+    from mplc.commands import fetch
+    fetch.add_arguments(commands)
     return parser
 
 
 # command name -> module under mplc.commands with a ``main(args) -> int``
-_COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema"}
+_COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
+             "fetch": "fetch", "bundle": "fetch"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
-    args.all_paths = list(getattr(args, "paths", []) or []) + list(args.path_options)
+    args.all_paths = list(getattr(args, "paths", []) or []) + list(getattr(args, "path_options", []))
     try:
         module = importlib.import_module(f"mplc.commands.{_COMMANDS[args.command]}")
         return module.main(args)
