@@ -134,7 +134,7 @@ def _scalar(path: str, event, is_key: bool) -> Scalar:
         tag = _RESOLVER.resolve(yaml.nodes.ScalarNode, text, (plain, not plain)) \
             if tag is None else STR_TAG
     if tag == YAQL_TAG:
-        expression = yaql_syntax.murano_expression(text)
+        expression = yaql_syntax.parse_statement(text)
         if expression is None:
             raise YamlFailure("E-YAQL-SYNTAX", f"!yaql scalar is not a valid YAQL expression: "
                               f"{yaql_syntax.parse_error_message(text)}", pos)
