@@ -104,7 +104,8 @@ def test_statement_kinds(good):
     throw = statements[31]
     assert throw.names == ("com.example.lib.Failure", "com.example.app.Plain") and throw.message is None
     ret = statements[32].value
-    assert isinstance(ret, ir.DictValue) and isinstance(ret.items[1][0], ir.Expression)
+    assert isinstance(ret, ir.DictValue) and isinstance(ret.items[1][0], ir.Literal)
+    assert isinstance(ret.items[0][1], ir.Expression)
     match = statements[22]
     assert [c.key.value for c in match.cases] == [1, "two"] and match.default is not None
 
