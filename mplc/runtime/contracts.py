@@ -24,6 +24,7 @@ from yaql.language import specs as yaql_specs
 from yaql.language import utils as yaql_utils
 from yaql.language import yaqltypes
 
+from mplc.runtime.bridge import finalize as freeze
 from mplc.runtime.errors import ContractViolationException
 
 # Modes of one contract application (the reference's transform / validate / check_type /

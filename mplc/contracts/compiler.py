@@ -1,0 +1,249 @@
+"""Contract IR -> Python ast of a validator ``def <name>(value, cc)`` built from runtime primitives.
+
+Contract expressions that are method chains of the contract functions on ``$`` (``$.string()
+.notNull()``, ``$.class(ns:T).check($.x > 0, 'message')``) become direct calls of
+``_r.contracts.<primitive>``; any other expression is evaluated as yaql with the contract
+functions in scope (``_r.contracts.evaluate_contract``), as the reference evaluates them all.
+Either way the result is frozen as yaql's ``#finalize`` freezes every expression's result.
+Lists and dicts of specs become helper validators ``<name>_item<N>`` next to the main one.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from mplc import ir
+from mplc.pyast import PyAst
+
+HoistExpression = Callable[[ir.Expression], ast.expr]
+
+_DOLLARS = frozenset({"$", "$1"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Signature:
+    """How a contract function's arguments bind: parameter names in order, required count, and
+    which argument kinds the direct call supports."""
+
+    primitive: str
+    parameters: tuple[str, ...]
+    required: int
+    kinds: tuple[str, ...]  # per parameter: "predicate" | "string" | "type" | "names"
+
+
+_SIGNATURES = {
+    "string": _Signature("string", (), 0, ()),
+    "int": _Signature("integer", (), 0, ()),
+    "bool": _Signature("boolean", (), 0, ()),
+    "notNull": _Signature("not_null", (), 0, ()),
+    "owned": _Signature("owned", (), 0, ()),
+    "notOwned": _Signature("not_owned", (), 0, ()),
+    "check": _Signature("check", ("predicate", "msg"), 1, ("predicate", "string")),
+    "class": _Signature("class_instance", ("name", "defaultName", "versionSpec"), 1,
+                        ("type", "type", "string")),
+    "template": _Signature("template", ("type", "defaultType", "versionSpec", "excludeProperties"),
+                           1, ("type", "type", "string", "names")),
+}
+
+
+class _NotDirect(Exception):
+    """The expression is not a chain the compiler turns into direct primitive calls."""
+
+
+def _contracts_attribute(at: PyAst, name: str) -> ast.expr:
+    runtime = at.Name(id="_r", ctx=ast.Load())
+    return at.Attribute(value=at.Attribute(value=runtime, attr="contracts", ctx=ast.Load()),
+                        attr=name, ctx=ast.Load())
+
+
+def _primitive_call(at: PyAst, name: str, *extra: ast.expr) -> ast.expr:
+    arguments = [_load(at, "value"), _load(at, "cc"), *extra]
+    return at.Call(func=_contracts_attribute(at, name), args=arguments, keywords=[])
+
+
+def _literal(at: PyAst, value: Any) -> ast.expr:
+    """A YAML scalar (or tuple of them) as a Python constant; dates as the codegen writes them."""
+    if isinstance(value, (tuple, list)):
+        return at.Tuple(elts=[_literal(at, item) for item in value], ctx=ast.Load())
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return at.Constant(value=value.isoformat())
+    return at.Constant(value=value)
+
+
+def _unwrap(tree: ir.Expr) -> ir.Expr:
+    while isinstance(tree, ir.Wrap):
+        tree = tree.expr
+    return tree
+
+
+def method_chain(tree: ir.Expr) -> list[ir.Function] | None:
+    """The method calls of ``$.a().b()`` in order, or None when ``tree`` is not such a chain."""
+    tree = _unwrap(tree)
+    if isinstance(tree, ir.GetContextValue) and tree.name in _DOLLARS:
+        return []
+    if isinstance(tree, ir.Function) and tree.name == "#operator_." and len(tree.args) == 2:
+        method = _unwrap(tree.args[1])
+        if isinstance(method, ir.Function) and method.uses_receiver:
+            receiver_chain = method_chain(tree.args[0])
+            if receiver_chain is not None:
+                return receiver_chain + [method]
+    return None
+
+
+def bind_arguments(call: ir.Function) -> dict[str, ir.Expr] | None:
+    """The arguments of a contract function call by parameter name, or None when they do not
+    fit its signature (yaql would then resolve something else, or fail)."""
+    signature = _SIGNATURES.get(call.name)
+    if signature is None:
+        return None
+    bound: dict[str, ir.Expr] = {}
+    positional = [argument for argument in call.args if not isinstance(argument, ir.MappingRule)]
+    if len(positional) > len(signature.parameters) or any(
+            isinstance(argument, ir.MappingRule) for argument in call.args[:len(positional)]):
+        return None
+    bound.update(zip(signature.parameters, positional))
+    for argument in call.args[len(positional):]:
+        source = argument.source
+        if not isinstance(source, ir.KeywordConstant) or source.name not in signature.parameters \
+                or source.name in bound:
+            return None
+        bound[source.name] = argument.destination
+    if any(name not in bound for name in signature.parameters[:signature.required]):
+        return None
+    return bound
+
+
+class ContractCompiler:
+    """Compiles contract IR into validator functions (see module docstring).
+
+    ``hoist_expression(expression)`` returns a reference to a module-level function that
+    ``_r.evaluate`` can run; the compiler uses it for check() predicates and for contract
+    expressions evaluated as yaql.
+    """
+
+    def __init__(self, hoist_expression: HoistExpression):
+        self._hoist_expression = hoist_expression
+
+    def compile(self, contract: ir.Contract, function_name: str) -> list[ast.stmt]:
+        """Statements defining ``def <function_name>(value, cc)`` and its helper validators."""
+        return _Validators(self._hoist_expression, function_name).define(contract, function_name)
+
+
+class _Validators:
+    """The functions of one compiled contract: the main validator and its helpers."""
+
+    def __init__(self, hoist_expression: HoistExpression, main_name: str):
+        self._hoist_expression = hoist_expression
+        self._main_name = main_name
+        self._helpers = 0
+        self._definitions: list[ast.stmt] = []
+
+    def define(self, contract: ir.Contract, name: str) -> list[ast.stmt]:
+        at = PyAst(contract.pos)
+        body = self._body(contract, at)
+        passkey = at.If(test=at.Compare(left=_load(at, "value"), ops=[ast.Is()],
+                                        comparators=[_contracts_attribute(at, "PASSKEY")]),
+                        body=[at.Return(value=_load(at, "value"))], orelse=[])
+        arguments = ast.arguments(posonlyargs=[], args=[at.arg(arg="value"), at.arg(arg="cc")],
+                                  kwonlyargs=[], kw_defaults=[], defaults=[])
+        self._definitions.append(at.FunctionDef(name=name, args=arguments, body=[passkey, *body],
+                                                decorator_list=[], returns=None, type_params=[]))
+        return self._definitions
+
+    def _helper(self, contract: ir.Contract) -> ast.expr:
+        self._helpers += 1
+        name = f"{self._main_name}_item{self._helpers}"
+        self.define(contract, name)
+        return _load(PyAst(contract.pos), name)
+
+    def _body(self, contract: ir.Contract, at: PyAst) -> list[ast.stmt]:
+        if isinstance(contract, ir.ContractExpression):
+            return self._expression_body(contract.expression, at)
+        if isinstance(contract, ir.ContractList):
+            items = at.Tuple(elts=[self._helper(item) for item in contract.items], ctx=ast.Load())
+            call = _primitive_call(at, "list_of", items, at.Constant(value=contract.min_length),
+                                   at.Constant(value=contract.max_length))
+            return [at.Return(value=call)]
+        if isinstance(contract, ir.ContractDict):
+            fixed = at.Tuple(elts=[at.Tuple(elts=[_literal(at, key), self._helper(spec)],
+                                            ctx=ast.Load())
+                                   for key, spec in contract.fixed], ctx=ast.Load())
+            if contract.expression_key is None:
+                key_validator = value_validator = at.Constant(value=None)
+            else:
+                key_validator, value_validator = map(self._helper, contract.expression_key)
+            call = _primitive_call(at, "dict_of", fixed, key_validator, value_validator)
+            return [at.Return(value=call)]
+        if isinstance(contract, ir.ContractConstant):
+            return [at.Return(value=_primitive_call(at, "constant", _literal(at, contract.value)))]
+        raise TypeError(f"unknown contract node {type(contract).__name__}")
+
+    def _expression_body(self, expression: ir.Expression, at: PyAst) -> list[ast.stmt]:
+        chain = method_chain(expression.tree)
+        try:
+            if chain is None:
+                raise _NotDirect
+            calls = [self._direct_call(call, expression) for call in chain]
+        except _NotDirect:
+            call = at.Call(func=_contracts_attribute(at, "evaluate_contract"),
+                           args=[self._hoist_expression(expression), _load(at, "value"),
+                                 _load(at, "cc")], keywords=[])
+            return [at.Return(value=call)]
+        assignments = [PyAst(pos).Assign(targets=[PyAst(pos).Name(id="value", ctx=ast.Store())],
+                                         value=call)
+                       for call, pos in calls]
+        frozen = at.Call(func=_contracts_attribute(at, "freeze"), args=[_load(at, "value")],
+                         keywords=[])
+        return [*assignments, at.Return(value=frozen)]
+
+    def _direct_call(self, call: ir.Function, expression: ir.Expression) -> tuple[ast.expr, ir.Pos]:
+        bound = bind_arguments(call)
+        if bound is None:
+            raise _NotDirect
+        signature = _SIGNATURES[call.name]
+        at = PyAst(call.pos)
+        arguments = []
+        for index, (parameter, kind) in enumerate(zip(signature.parameters, signature.kinds)):
+            argument = bound.get(parameter)
+            if argument is None:
+                arguments.append(at.Constant(value=None))
+            else:
+                arguments.append(self._argument(argument, kind, index >= signature.required,
+                                                expression))
+        return _primitive_call(at, signature.primitive, *arguments), call.pos
+
+    def _argument(self, argument: ir.Expr, kind: str, optional: bool,
+                  expression: ir.Expression) -> ast.expr:
+        at = PyAst(argument.pos)
+        argument = _unwrap(argument)
+        if kind == "predicate":
+            return self._hoist_expression(ir.Expression(expression.source, argument, argument.pos))
+        if isinstance(argument, ir.Constant) and argument.value is None:
+            if optional:
+                return at.Constant(value=None)
+            raise _NotDirect
+        if kind == "names":
+            if isinstance(argument, ir.Function) and argument.name == "#list":
+                return at.Tuple(elts=[at.Constant(value=_string_constant(item))
+                                      for item in argument.args], ctx=ast.Load())
+            raise _NotDirect
+        if kind == "type" and isinstance(argument, ir.TypeName):
+            return at.Constant(value=argument.written)
+        return at.Constant(value=_string_constant(argument))
+
+
+def _string_constant(argument: ir.Expr) -> str:
+    """The string a literal argument evaluates to (a bare word evaluates to itself)."""
+    argument = _unwrap(argument)
+    if isinstance(argument, ir.Constant) and isinstance(argument.value, str):
+        return argument.value
+    if isinstance(argument, ir.KeywordConstant):
+        return argument.name
+    raise _NotDirect
+
+
+def _load(at: PyAst, name: str) -> ast.expr:
+    return at.Name(id=name, ctx=ast.Load())
