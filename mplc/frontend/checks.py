@@ -89,8 +89,8 @@ class _PackageChecker:
                 self.classes.setdefault(name, None)
 
     def unknown(self, full_name: str, written: str, pos: ir.Pos) -> None:
-        if not self.core and full_name.startswith(CORE_PACKAGE + "."):
-            return
+        if ":" in full_name or not self.core and full_name.startswith(CORE_PACKAGE + "."):
+            return  # an unknown prefix, already reported; or a core name with no core to check
         message = f"class '{written}'" + (f" ({full_name})" if full_name != written else "") + \
             " is not defined in this package, its requirements or the core library"
         if self.complete:

@@ -266,7 +266,7 @@ class BodyReader:
         names_node = values["Throw"]
         if is_null(names_node) or not self._names_ok(names_node):
             self.sink.error("E-THROW-NAME", "Throw needs an exception name or a list of names",
-                            names_node.pos)
+                            pos if is_null(names_node) else names_node.pos)
             return None
         return ir.Throw(self.scope.type_names(names_node, "an exception name"),
                         self._optional_value(values, "Message"),

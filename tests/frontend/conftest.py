@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend import check_packages, load_packages
+
+
+CORE_STAND_IN = os.path.join(os.path.dirname(__file__), "..", "data", "frontend", "good",
+                             "io.murano")
 
 
 class Loaded:
@@ -23,7 +29,10 @@ class Loaded:
 
 @pytest.fixture
 def load_source(tmp_path):
-    """``load_source(text, name='Test.yaml', check=False)`` -> Loaded (one loose package)."""
+    """``load_source(text, name='Test.yaml', check=False)`` -> Loaded (one loose package).
+
+    With ``check``, the test core library stand-in is loaded too, so names resolve for certain.
+    """
     def load(text: str | bytes, name: str = "Test.yaml", check: bool = False,
              default_format: str | None = None) -> Loaded:
         folder = tmp_path / "pkg"
@@ -33,6 +42,6 @@ def load_source(tmp_path):
         sink = DiagnosticSink()
         packages = load_packages([str(folder)], sink, default_format=default_format)
         if check:
-            check_packages(packages, sink)
+            check_packages(packages + load_packages([CORE_STAND_IN], sink), sink)
         return Loaded(packages, sink)
     return load

@@ -1,0 +1,124 @@
+"""Bad source -> the diagnostic's code, line and column; hostile input -> a diagnostic, no crash."""
+
+import pytest
+
+HEAD = "Name: T\nMethods:\n  m:\n    Body:\n"
+
+CASES = [
+    # (source, [(code, line, col)])
+    ("Name: T\nExtends: [\n", [("E-YAML", 3, 1)]),
+    ("Name: T\nPropertes: {}\n", [("E-UNKNOWN-KEY", 2, 1)]),
+    ("Name: T\nDescription: x\n", [("W-UNKNOWN-KEY", 2, 1)]),
+    ("Name: T\nMethods:\n  m:\n    Bdy: []\n", [("E-UNKNOWN-KEY", 4, 5)]),
+    (HEAD + "      - Retrun: 1\n", [("E-UNKNOWN-KEY", 5, 9)]),
+    (HEAD + "      - deploy\n", [("E-NOT-STATEMENT", 5, 9)]),
+    (HEAD + "      - 12\n", [("E-NOT-STATEMENT", 5, 9)]),
+    (HEAD + "      - [$x]\n", [("E-NOT-STATEMENT", 5, 9)]),
+    (HEAD + "      - $x: 1\n        $y: 2\n", [("E-ASSIGNMENT-KEYS", 5, 9)]),
+    (HEAD + "      - $x: 1\n        Return: 2\n", [("E-ASSIGNMENT-KEYS", 5, 9)]),
+    (HEAD + "      - $: 1\n", [("E-ASSIGNMENT-TARGET", 5, 9)]),
+    (HEAD + "      - $x.f(): 1\n", [("E-ASSIGNMENT-TARGET", 5, 9)]),
+    (HEAD + "      - If: $x\n", [("E-CONSTRUCT-KEYS", 5, 9)]),
+    (HEAD + "      - If: $x\n        Then: 1\n        Do: 2\n", [("E-CONSTRUCT-KEYS", 7, 9)]),
+    (HEAD + "      - Break:\n", [("E-OUTSIDE-LOOP", 5, 9)]),
+    (HEAD + "      - If: true\n        Then: [Continue: ]\n", [("E-OUTSIDE-LOOP", 6, 16)]),
+    (HEAD + "      - For: i\n        In: [1]\n        Do: [Break: 1]\n",
+     [("E-CONSTRUCT-VALUE", 7, 21)]),
+    (HEAD + "      - While: true\n        Do: []\n", [("E-CONSTRUCT-VALUE", 5, 16)]),
+    (HEAD + "      - For: $i\n        In: []\n        Do: []\n", [("E-CONSTRUCT-VALUE", 5, 14)]),
+    (HEAD + "      - Repeat: many\n        Do: []\n", [("E-CONSTRUCT-VALUE", 5, 17)]),
+    (HEAD + "      - Match: 1\n        Value: 1\n", [("E-CONSTRUCT-VALUE", 5, 16)]),
+    (HEAD + "      - Throw:\n", [("E-THROW-NAME", 5, 9)]),
+    (HEAD + "      - Try: []\n        Catch: [{With: E, Dp: []}]\n", [("E-UNKNOWN-KEY", 6, 27)]),
+    (HEAD + "      - Match: {$x: []}\n        Value: 1\n", [("W-MATCH-KEY", 5, 17)]),
+    (HEAD + "      - $x: nope:Thing\n", [("E-UNKNOWN-NAMESPACE", 5, 13)]),
+    (HEAD + "      - $x: OS::Nova::Server\n", [("W-COLON-NOT-TYPE", 5, 13)]),
+    (HEAD + "      - !yaql '$x +'\n", [("E-YAQL-SYNTAX", 5, 9)]),
+    ("Name: T\nExtends: nope:Base\n", [("E-UNKNOWN-NAMESPACE", 2, 10)]),
+    ("Name: T\nProperties:\n  p:\n    Usage: In\n", [("E-MISSING-CONTRACT", 3, 3)]),
+    ("Name: T\nProperties:\n  p:\n", [("E-MISSING-CONTRACT", 3, 3)]),
+    ("Name: T\nProperties:\n  p: {Contract: $, Usage: Inn}\n", [("E-USAGE", 3, 27)]),
+    ("Name: T\nMethods:\n  m:\n    Arguments:\n      - a: {Usage: VarArgs}\n",
+     [("E-MISSING-CONTRACT", 5, 9)]),
+    ("Name: T\nMethods:\n  m:\n    Arguments:\n      - a: {Contract: $, Usage: KwArgs}\n"
+     "      - b: {Contract: $}\n", [("E-ARGUMENT-ORDER", 6, 9)]),
+    ("Name: T\nMethods:\n  m:\n    Arguments: [a, b]\n", [("E-ARGUMENT", 4, 17),
+                                                           ("E-ARGUMENT", 4, 20)]),
+    ("Name: T\nMethods:\n  m:\n    Usage: Action\n    Scope: Session\n", [("E-USAGE", 5, 12)]),
+    ("Name: T\nProperties:\n  p:\n    Contract: {$.string(): $, $.int(): $}\n",
+     [("E-CONTRACT-DICT-KEYS", 4, 31)]),
+    ("Name: T\nUsage: Meta\nApplies: [Types]\n", [("E-USAGE", 3, 11)]),
+    ("Name: T\nUsage: Meta\nInherited: maybe\n", [("E-USAGE", 3, 12)]),
+    ("Namespaces: {'a-b': x}\nName: T\n", [("E-NAMESPACE", 1, 14)]),
+    ("Name: T\n---\nName: T\n", [("E-DUPLICATE-CLASS", 3, 1)]),
+    ("Extends: Base\n", [("E-CLASS-NAME", 1, 1)]),
+    ("Name: T\nExtends: Missing\n", [("E-UNKNOWN-CLASS", 2, 10)]),
+    ("Name: T\nMethods:\n  m:\n    Body: $x.f(:Missing)\n", [("E-UNKNOWN-CLASS", 4, 11)]),
+    ("Name: T\nMeta: [M]\n---\nName: M\nUsage: Meta\nApplies: Method\n", [("E-META", 2, 8)]),
+    ("Name: T\nMeta: [U]\n---\nName: U\n", [("E-META", 2, 8)]),
+    ("Name: T\nExtends: T\n", [("E-INHERITANCE-CYCLE", 2, 10)]),
+    ("- a\n- b\n", [("E-CLASS", 1, 1)]),
+    ("a: =\n", [("E-YAML", 1, 4)]),
+    ("a: &x [*x]\n", [("E-YAML", 1, 8)]),
+    ("a: !foo x\n", [("E-YAML", 1, 4)]),
+]
+
+
+@pytest.mark.parametrize("source, expected", CASES)
+def test_bad_source(load_source, source, expected):
+    loaded = load_source(source, check=True)
+    assert loaded.codes() == expected
+
+
+@pytest.mark.parametrize("data, code", [
+    (b"Name: T\n\xff\xfe bad\n", "E-ENCODING"),
+    (b"\x00\x01\x02binary", "E-BINARY"),
+    (b"a: &a [x, x, x, x, x, x, x, x, x, x]\n" + b"".join(
+        b"%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n"
+        % ((98 + i,) * 2 + (97 + i,) * 10) for i in range(8)), "E-YAML-ALIAS-BOMB"),
+    (b"a: " + b"[" * 5000 + b"]" * 5000 + b"\n", "E-YAML-DEPTH"),
+    (b"a: " + b"{b: " * 5000 + b"1" + b"}" * 5000 + b"\n", "E-YAML-DEPTH"),
+    (b"Name: T\nMethods:\n  m:\n    Body: $x" + b"+$x" * 40000 + b"\n", "E-SCALAR-TOO-LONG"),
+])
+def test_hostile_input(load_source, data, code):
+    loaded = load_source(data)
+    assert [d.code for d in loaded.sink.diagnostics] == [code]
+
+
+def test_ten_megabyte_scalar_is_a_string(load_source):
+    loaded = load_source(b"Name: T\nProperties:\n  p: {Contract: $, Default: " + b"x" * 10_000_000
+                         + b"}\n")
+    assert loaded.sink.diagnostics == []
+
+
+def test_manifest_that_is_a_list(tmp_path):
+    from mplc.diagnostics import DiagnosticSink
+    from mplc.frontend import load_packages
+    (tmp_path / "manifest.yaml").write_text("- Format: 1.0\n")
+    sink = DiagnosticSink()
+    assert load_packages([str(tmp_path)], sink) == []
+    assert [(d.code, d.pos.line, d.pos.col) for d in sink.diagnostics] == [("E-MANIFEST", 1, 1)]
+
+
+MANIFEST = "Format: 1.3\nType: Application\nFullName: p\nClasses:\n  p.T: T.yaml\n"
+
+
+@pytest.mark.parametrize("manifest, expected", [
+    (MANIFEST.replace("1.3", "2.0"), [("E-FORMAT", 1, 9)]),
+    (MANIFEST.replace("Application", "App"), [("E-MANIFEST", 2, 7)]),
+    (MANIFEST + "Version: not-a-version\n", [("E-VERSION", 6, 10)]),
+    (MANIFEST + "Require:\n  other: '>>1'\n", [("E-REQUIREMENT", 7, 10)]),
+    (MANIFEST.replace("T.yaml", "Missing.yaml"), [("E-MISSING-CLASS-FILE", 5, 8)]),
+    (MANIFEST.replace("T.yaml", "../../etc/passwd"), [("E-CLASS-PATH", 5, 8)]),
+    (MANIFEST.replace("p.T:", "p.Other:"), [("E-CLASS-NOT-IN-FILE", 1, 1)]),
+    (MANIFEST + "Requires: {}\n", [("W-UNKNOWN-KEY", 6, 1)]),
+])
+def test_bad_manifest(tmp_path, manifest, expected):
+    from mplc.diagnostics import DiagnosticSink
+    from mplc.frontend import load_packages
+    (tmp_path / "manifest.yaml").write_text(manifest)
+    (tmp_path / "Classes").mkdir()
+    (tmp_path / "Classes" / "T.yaml").write_text("Name: p.T\n")
+    sink = DiagnosticSink()
+    load_packages([str(tmp_path)], sink)
+    assert [(d.code, d.pos.line, d.pos.col) for d in sink.diagnostics] == expected
