@@ -11,7 +11,7 @@ Contract expressions the compiler cannot turn into primitive calls are evaluated
 ``check``, ...) are registered as methods, as the reference evaluates every contract.
 
 Everything the runtime knows about objects, types and the object store is reached through
-``ContractContext`` methods that the runtime implements in a subclass.
+``ContractContext`` hooks that the runtime implements in a subclass.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from yaql.language import utils as yaql_utils
 from yaql.language import yaqltypes
 
 from mplc.runtime.bridge import finalize as freeze
-from mplc.runtime.errors import ContractViolationException
+from mplc.runtime.errors import ContractViolationException, NoObjectFoundError
 
 # Modes of one contract application (the reference's transform / validate / check_type /
 # finalize, with transform split by whether template() values are finalized to dicts).
@@ -55,37 +55,38 @@ class ObjectReference:
 
 
 class ContractContext:
-    """What a validator needs from the code applying it.
+    """What a validator needs from the code applying it; the runtime implements it in a subclass.
 
-    Data (set per application): ``this`` (the object whose property or method argument is
-    validated; None for static ones), ``owner`` (owner of objects created from dicts),
-    ``calling_type`` (the class whose code supplies the value: scope of type names in object
-    models), ``context`` (the yaql context of ``this`` cast to the class declaring the property
-    or method, or of that class for static ones: check() predicates run in a child of it with
-    ``$`` bound to the value, and contract expressions evaluated as yaql see its variables) and
-    ``mode``. "The declaring type" below is that class.
+    Attributes the subclass sets for each application:
 
-    Hooks (the runtime implements them in a subclass): see each method. Types and objects are
-    the runtime's own; ``str(type)`` and ``str(obj)`` appear in violation messages.
+    - ``this``: the object whose property or method argument is checked (None for static ones);
+    - ``owner``: the owner of objects created from dicts;
+    - ``calling_type``: the class whose code supplies the value (scope of type names in models);
+    - ``context``: the yaql context of ``this`` cast to the class declaring the property or
+      method, or of that class for static ones ("the declaring type" below): check()
+      predicates run in a child of it with ``$`` bound to the value, and contract expressions
+      evaluated as yaql see its variables;
+    - ``mode``: TRANSFORM, TRANSFORM_UNFINALIZED, VALIDATE, CHECK_TYPE or FINALIZE.
+
+    Types and objects are the runtime's own; ``str(type)`` (``MuranoClass(name/version)``) and
+    ``str(obj)`` appear in violation messages as the reference prints them.
     """
 
-    __slots__ = ("this", "owner", "calling_type", "context", "mode")
+    __slots__ = ()
 
-    def __init__(self, this, owner, calling_type, context, mode=TRANSFORM):
-        self.this = this
-        self.owner = owner
-        self.calling_type = calling_type
-        self.context = context
-        self.mode = mode
-
-    def evaluate(self, expression, context):
-        """Evaluate a hoisted expression (``_r.evaluate``) in a yaql context, letting
-        ContractViolationException through unchanged."""
+    @property
+    def initializing(self) -> bool:
+        """True while an object model is loading, when ids may name objects not built yet."""
         raise NotImplementedError
 
-    def resolve_type(self, name):
+    def evaluate(self, expression, context):
+        """Evaluate a hoisted expression as ``_r.evaluate`` does, letting
+        ContractViolationException (and every other error) through unchanged."""
+        raise NotImplementedError
+
+    def find_class(self, name):
         """The type a written class name (``Foo``, ``ns:Foo``, ``a.b.Foo``) or a type reference
-        names, resolved in the declaring type's namespaces and package; raises NoClassFound."""
+        value names, resolved in the declaring type's namespaces and package."""
         raise NotImplementedError
 
     def is_object(self, value) -> bool:
@@ -102,14 +103,13 @@ class ContractContext:
         """The object owning ``obj``, or None."""
         raise NotImplementedError
 
-    def is_instance(self, obj, murano_type, version_spec) -> bool:
-        """Whether ``obj`` is an instance of ``murano_type``'s name within ``version_spec``
-        (None: the versions the declaring type's package requires)."""
+    def is_instance_of(self, obj, murano_type, version_spec) -> bool:
+        """Whether the object ``obj`` is an instance of ``murano_type``'s name within
+        ``version_spec`` (None: the versions the declaring type's package requires)."""
         raise NotImplementedError
 
-    def find_object(self, object_id):
-        """The object with this id; None while the object model is still loading and the id is
-        not built yet; raises the runtime's NoObjectFound otherwise."""
+    def get_object(self, object_id):
+        """The object with this id, or None."""
         raise NotImplementedError
 
     def load_object(self, model, default_type):
@@ -212,7 +212,7 @@ def _checked(value, passed, message):
 
 def _validate_instance(value, cc: ContractContext, murano_type, version_spec):
     if value is None or (cc.is_object(value)
-                         and cc.is_instance(value, murano_type, version_spec)):
+                         and cc.is_instance_of(value, murano_type, version_spec)):
         return value
     if not cc.is_object(value):
         raise ContractViolationException("Value is not an object")
@@ -229,8 +229,8 @@ def _cannot_represent(value, murano_type):
 def class_instance(value, cc: ContractContext, type_name, default_type_name=None,
                    version_spec=None):
     """``class(type, defaultType, versionSpec)``: an object, or a dict model / object id of one."""
-    murano_type = cc.resolve_type(type_name)
-    default_type = murano_type if default_type_name is None else cc.resolve_type(default_type_name)
+    murano_type = cc.find_class(type_name)
+    default_type = murano_type if default_type_name is None else cc.find_class(default_type_name)
     mode = cc.mode
     if mode == FINALIZE:
         return value
@@ -245,8 +245,10 @@ def class_instance(value, cc: ContractContext, type_name, default_type_name=None
     elif isinstance(value, collections.abc.Mapping):
         obj = cc.load_object(value, default_type)
     elif isinstance(value, str):
-        obj = cc.find_object(value)
+        obj = cc.get_object(value)
         if obj is None:
+            if not cc.initializing:
+                raise NoObjectFoundError(value)
             return ObjectReference(value)
     else:
         raise _cannot_represent(value, murano_type)
@@ -257,8 +259,8 @@ def template(value, cc: ContractContext, type_name, default_type_name=None, vers
              exclude_properties=None):
     """``template(type, defaultType, versionSpec, excludeProperties)``: an object model dict
     checked by building a dry-run object of the type."""
-    murano_type = cc.resolve_type(type_name)
-    default_type = murano_type if default_type_name is None else cc.resolve_type(default_type_name)
+    murano_type = cc.find_class(type_name)
+    default_type = murano_type if default_type_name is None else cc.find_class(default_type_name)
     mode = cc.mode
     if mode == FINALIZE:
         return _finalize_template(value, cc, exclude_properties)

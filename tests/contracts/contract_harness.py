@@ -70,21 +70,24 @@ class World:
         return obj
 
 
-class NoObjectFoundError(Exception):
-    pass
-
-
 class WorldContractContext(contracts.ContractContext):
-    __slots__ = ("world",)
+    __slots__ = ("world", "this", "owner", "calling_type", "context", "mode")
 
     def __init__(self, world, this, context, mode=contracts.TRANSFORM):
-        super().__init__(this, this, None, context, mode)
         self.world = world
+        self.this = self.owner = this
+        self.calling_type = None
+        self.context = context
+        self.mode = mode
+
+    @property
+    def initializing(self):
+        return self.world.loading
 
     def evaluate(self, expression, context):
         return bridge.finalize(expression(utils.NO_VALUE, context, context["?engine"]))
 
-    def resolve_type(self, name):
+    def find_class(self, name):
         full = Namespaces(NAMESPACES, DiagnosticSink()).resolve(name, NO_POS) \
             if isinstance(name, str) else name.name
         if full not in TYPES:
@@ -103,14 +106,11 @@ class WorldContractContext(contracts.ContractContext):
     def object_owner(self, obj):
         return obj.owner
 
-    def is_instance(self, obj, murano_type, version_spec):
+    def is_instance_of(self, obj, murano_type, version_spec):
         return obj.type.is_subtype_of(murano_type)
 
-    def find_object(self, object_id):
-        found = self.world.objects.get(object_id)
-        if found is None and not self.world.loading:
-            raise NoObjectFoundError(object_id)
-        return found
+    def get_object(self, object_id):
+        return self.world.objects.get(object_id)
 
     def load_object(self, model, default_type):
         header = model.get("?", {})

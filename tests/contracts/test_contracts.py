@@ -11,10 +11,10 @@ import ast
 import pytest
 from yaql.language.utils import FrozenDict
 
-from contract_harness import (BASE, DERIVED, OTHER, MuranoObject, NoObjectFoundError,
+from contract_harness import (BASE, DERIVED, OTHER, MuranoObject,
                               WorldContractContext, World, apply, compile_contract, root_context)
 from mplc.runtime import contracts
-from mplc.runtime.errors import ContractViolationException
+from mplc.runtime.errors import ContractViolationException, NoObjectFoundError
 
 
 def evaluated_as_yaql(contract: str) -> str:
@@ -158,7 +158,7 @@ def test_class_accepts_objects_dicts_and_ids(contract):
         apply(contract, stranger, world=world, this=this)
     assert str(raised.value) == ("Object of type MuranoClass(io.murano.Other/0.0.0) is not "
                                  "compatible with requested type MuranoClass(test.Base/0.0.0)")
-    with pytest.raises(NoObjectFoundError):
+    with pytest.raises(NoObjectFoundError, match='^Object "missing" is not found in object store$'):
         apply(contract, "missing", world=world, this=this)
 
 
