@@ -38,11 +38,13 @@ class ClassDocument:
         return entry[1] if entry is not None and not is_null(entry[1]) else None
 
 
-def read_class_documents(data: bytes, path: str, sink: DiagnosticSink) -> list[ClassDocument]:
-    """The class documents of a file; namespace-only documents carry their Namespaces forward."""
+def read_class_documents(data: bytes, path: str,
+                         sink: DiagnosticSink) -> list[ClassDocument] | None:
+    """The class documents of a file (None when it is no YAML); namespace-only documents carry
+    their Namespaces forward."""
     documents = read_documents(data, path, sink)
     if documents is None:
-        return []
+        return None
     result = []
     namespaces: dict[str, str] = {}
     for document in documents:

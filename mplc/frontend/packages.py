@@ -347,6 +347,8 @@ class PackageLoader:
 
     def _file_classes(self, data: bytes, path: str, listed: list[str]) -> list[ir.Class]:
         documents = read_class_documents(data, path, self.sink)
+        if documents is None:
+            return []
         named: list[tuple[ClassDocument, str]] = []
         unnamed: list[ClassDocument] = []
         for document in documents:
