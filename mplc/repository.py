@@ -14,13 +14,14 @@ server gives one. ``Require`` entries are resolved recursively with the engine's
 the newest matching version is fetched, so several versions of a package may be installed side
 by side. ``io.murano`` requirements are left to mplc's bundled core library.
 
-Manifests are read with ``yaml.safe_load`` (only FullName, Version, Format and Require matter
-here). Everything is downloaded and unpacked into a temporary directory next to the output, and
+Packages are read with the front end (``mplc.frontend.packages.load_packages``), so a fetched
+package is accepted exactly when its manifest would be. Everything is downloaded and unpacked into a temporary directory next to the output, and
 moved into place only when the whole set resolved, so a failure leaves the output untouched.
 """
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
 import os
@@ -38,10 +39,9 @@ from html.parser import HTMLParser
 
 import yaml
 
-from mplc.versioning import (
-    CORE_LIBRARY, SUPPORTED_FORMATS, Spec, Version, VersionError, parse_format, parse_requirement,
-    parse_version,
-)
+from mplc.diagnostics import DiagnosticSink
+from mplc.frontend.packages import load_packages
+from mplc.versioning import CORE_LIBRARY, Spec, Version, VersionError, parse_requirement
 
 MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024
 MAX_UNPACKED_BYTES = 1024 * 1024 * 1024
@@ -135,11 +135,7 @@ class Repository:
 
     def _listed_versions(self, name: str) -> list[Version]:
         if self._listing is None:
-            try:
-                page = self._download(self._join("apps/"), missing_ok=True) or b""
-            except RepositoryError:
-                page = b""
-            self._listing = _links(page.decode("utf-8", "replace"))
+            self._listing = self._list_apps()
         prefix, suffix = name + ".", ".zip"
         listed = []
         for file_name in self._listing:
@@ -149,6 +145,21 @@ class Repository:
                 except ValueError:
                     continue
         return listed
+
+    def _list_apps(self) -> list[str]:
+        """File names in apps/: a local directory's entries, or the links of a server's index
+        page; empty when the server gives no listing."""
+        url = self._join("apps/")
+        if url.startswith("file:"):
+            try:
+                return os.listdir(urllib.request.url2pathname(urllib.parse.urlsplit(url).path))
+            except OSError:
+                return []
+        try:
+            page = self._download(url, missing_ok=True) or b""
+        except RepositoryError:
+            return []
+        return _links(page.decode("utf-8", "replace"))
 
     # -- bundles ----------------------------------------------------------------------------
 
@@ -192,7 +203,7 @@ class Repository:
             if missing_ok and url.startswith("file:") and isinstance(error.reason, FileNotFoundError):
                 return None
             raise RepositoryError(f"cannot read {url}: {error.reason}") from None
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, http.client.HTTPException) as error:
             raise RepositoryError(f"cannot read {url}: {error}") from None
         if len(data) > MAX_DOWNLOAD_BYTES:
             raise RepositoryError(f"{url} is larger than {MAX_DOWNLOAD_BYTES} bytes")
@@ -229,9 +240,12 @@ def resolve(repository: Repository, roots: list[tuple[str, object]]) -> list[Arc
 def install(archives: list[Archive], output: str) -> None:
     """Unpack every archive into ``output/NAME-VERSION``, replacing what was there, all or nothing."""
     output = os.path.abspath(output)
-    parent = os.path.dirname(output)
-    os.makedirs(parent, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix=".mplc-fetch-", dir=parent)
+    try:
+        parent = os.path.dirname(output)
+        os.makedirs(parent, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=".mplc-fetch-", dir=parent)
+    except OSError as error:
+        raise RepositoryError(f"cannot write {output}: {error}") from None
     try:
         for archive in archives:
             _unpack(archive, os.path.join(staging, archive.directory_name))
@@ -265,35 +279,35 @@ def _check_name(name: str, what: str) -> None:
 
 
 def _read_archive(name: str, url: str, data: bytes) -> Archive:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as package_zip:
-            manifest_text = package_zip.read("manifest.yaml")
-    except zipfile.BadZipFile:
-        raise RepositoryError(f"{url} is not a zip archive") from None
-    except KeyError:
-        raise RepositoryError(f"{url} has no manifest.yaml at its top level") from None
-    except (OSError, RuntimeError, zipfile.LargeZipFile) as error:
-        raise RepositoryError(f"{url}: cannot read manifest.yaml: {error}") from None
-    try:
-        manifest = yaml.safe_load(manifest_text)
-    except yaml.YAMLError as error:
-        raise RepositoryError(f"{url}: manifest.yaml is not valid YAML: {_first_line(error)}") from None
-    if not isinstance(manifest, dict):
-        raise RepositoryError(f"{url}: manifest.yaml is not a mapping")
-    full_name = manifest.get("FullName")
-    if full_name != name:
-        raise RepositoryError(f"{url}: manifest FullName is {full_name!r}, expected {name!r}")
-    require = manifest.get("Require") or {}
-    if not isinstance(require, dict):
-        raise RepositoryError(f"{url}: Require must be a mapping of package names to version specs")
-    try:
-        package_format = parse_format(manifest.get("Format"))
-        version = parse_version(manifest.get("Version"))
-    except VersionError as error:
-        raise RepositoryError(f"{url}: {error}") from None
-    if package_format not in SUPPORTED_FORMATS:
-        raise RepositoryError(f"{url}: unsupported Format {package_format[0]}/{package_format[1]}")
-    return Archive(name, version, require, url, data)
+    """Read the package with the front end; only manifest and archive errors stop a fetch
+    (errors inside classes are for ``mplc check`` to report)."""
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        raise RepositoryError(f"{url} is not a zip archive")
+    sink = DiagnosticSink()
+    with tempfile.TemporaryDirectory(prefix="mplc-fetch-") as scratch:
+        path = os.path.join(scratch, f"{name}.zip")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        packages = load_packages([path], sink)
+        blocking = [diagnostic for diagnostic in sink.diagnostics
+                    if diagnostic.severity == "error" and _is_manifest_file(diagnostic.pos.file, path)]
+        if blocking or not packages:
+            first = (blocking or [d for d in sink.diagnostics if d.severity == "error"])[0]
+            where = os.path.relpath(first.pos.file, path).replace(os.sep, "/")
+            location = "" if where == "." else f" ({where}:{first.pos.line}:{first.pos.col})"
+            raise RepositoryError(f"{url}: {first.message}{location}")
+    manifest = packages[0].manifest
+    if manifest.full_name != name:
+        raise RepositoryError(f"{url}: manifest FullName is {manifest.full_name!r}, expected {name!r}")
+    require = {requirement.package: requirement.spec for requirement in manifest.requirements}
+    return Archive(name, Version(manifest.version), require, url, data)
+
+
+def _is_manifest_file(file: str, archive_path: str) -> bool:
+    """The archive itself, or its manifest.yaml (at the top or under a single top folder)."""
+    relative = os.path.relpath(file, archive_path)
+    return relative == "." or (os.path.basename(relative) == "manifest.yaml"
+                               and relative.count(os.sep) <= 1)
 
 
 def _unpack(archive: Archive, directory: str) -> None:

@@ -32,11 +32,6 @@ Spec = semantic_version.SimpleSpec
 CORE_LIBRARY = "io.murano"
 DEFAULT_FORMAT_NAME = "MuranoPL"
 
-SUPPORTED_FORMATS = frozenset(
-    [(DEFAULT_FORMAT_NAME, Version(f"1.{minor}.0")) for minor in range(5)]
-    + [("Heat.HOT", Version("1.0.0"))]
-)
-
 _WHITESPACE = re.compile(r"\s+")
 
 

@@ -132,12 +132,29 @@ def test_refetch_replaces_and_keeps_other_versions(repository, tmp_path, capsys)
     assert not (output / "com.example.App-2.0.0" / "stale.txt").exists()
 
 
-def test_local_directory_repository(repository, tmp_path, capsys):
-    repository.add_package("com.example.App", "1.0.0")
+def test_class_errors_do_not_stop_a_fetch(repository, tmp_path, capsys):
+    repository.add_package("com.example.App", extra_files={"Classes/Main.yaml": "Name: [broken\n"})
     output = tmp_path / "out"
-    code, _, err = run(capsys, "fetch", "com.example.App", "--repo", str(repository.root), "-o", str(output))
+    assert run(capsys, "fetch", "com.example.App", "--repo", repository.url, "-o", str(output))[0] == 0
+    assert (output / "com.example.App-0.0.0" / "Classes" / "Main.yaml").read_text() == "Name: [broken\n"
+
+
+def test_package_under_a_top_folder(repository, tmp_path, capsys):
+    repository.add_zip("apps/com.example.App.zip", {
+        "App/manifest.yaml": "FullName: com.example.App\nType: Library\nVersion: 0.3.0\n"})
+    output = tmp_path / "out"
+    assert run(capsys, "fetch", "com.example.App", "--repo", repository.url, "-o", str(output))[0] == 0
+    assert (output / "com.example.App-0.3.0" / "App" / "manifest.yaml").is_file()
+
+
+@pytest.mark.parametrize("version, expected", [(None, "2.0.0"), ("1", "1.5.2")])
+def test_local_directory_repository(repository, tmp_path, capsys, version, expected):
+    _tree_versions(repository)
+    output = tmp_path / "out"
+    code, _, err = run(capsys, "fetch", "com.example.App", "--repo", str(repository.root),
+                       "-o", str(output), *(["--version", version] if version else []))
     assert (code, err) == (0, "")
-    assert installed(output) == {"com.example.App-1.0.0": ("com.example.App", "1.0.0")}
+    assert installed(output) == {f"com.example.App-{expected}": ("com.example.App", expected)}
 
 
 # -- bundles --------------------------------------------------------------------------------
@@ -250,17 +267,20 @@ def _bundle_with_missing_package(repository):
      "HTTP 500 Internal Server Error for {url}apps/com.example.Lib.zip"),
     (_not_a_zip, ["fetch", "com.example.App"], "{url}apps/com.example.App.zip is not a zip archive"),
     (_no_manifest, ["fetch", "com.example.App"],
-     "{url}apps/com.example.App.zip has no manifest.yaml at its top level"),
+     "{url}apps/com.example.App.zip: archive has no manifest.yaml"),
     (_bad_manifest, ["fetch", "com.example.App"],
-     "{url}apps/com.example.App.zip: manifest.yaml is not valid YAML: while parsing a flow sequence"),
+     "{url}apps/com.example.App.zip: YAML syntax: while parsing a flow sequence did not find "
+     "expected ',' or ']' (manifest.yaml:2:1)"),
     (_wrong_name, ["fetch", "com.example.App"],
      "{url}apps/com.example.App.zip: manifest FullName is 'com.example.Other', expected 'com.example.App'"),
     (_bad_format, ["fetch", "com.example.App"],
-     "{url}apps/com.example.App.zip: unsupported Format MuranoPL/2.0.0"),
+     "{url}apps/com.example.App.zip: unsupported package format MuranoPL/2.0.0; supported: "
+     "MuranoPL/1.0 to MuranoPL/1.4 (manifest.yaml:3:9)"),
     (_bad_version, ["fetch", "com.example.App"],
      "{url}apps/com.example.App.zip: invalid version 'banana'"),
     (_bad_require_spec, ["fetch", "com.example.App"],
-     "com.example.Lib in Require of com.example.App 1.0.0: invalid version spec 'newest'"),
+     "{url}apps/com.example.App.zip: invalid version spec 'newest': expected a version such as 1, "
+     "1.2 or 1.2.3, '*', or comparisons such as '>=1.2,<2.0,!=1.5.0' (manifest.yaml:6:20)"),
     (_bad_require_name, ["fetch", "com.example.App"], "invalid package name '../../etc/passwd'"),
     (_unsafe_member, ["fetch", "com.example.App"],
      "{url}apps/com.example.App.zip: refusing unsafe member '../escape.txt'"),

@@ -7,7 +7,7 @@ The expected sets are what Murano's engine (helpers.parse_version_spec with sema
 import pytest
 
 from mplc.versioning import (
-    CORE_LIBRARY, SUPPORTED_FORMATS, Version, VersionError, package_requirements, parse_format,
+    CORE_LIBRARY, Version, VersionError, package_requirements, parse_format,
     parse_requirement, parse_version, select_class_version, select_version,
 )
 
@@ -124,14 +124,6 @@ def test_parse_format(text, expected):
 def test_invalid_format(text, message):
     with pytest.raises(VersionError, match=message):
         parse_format(text)
-
-
-@pytest.mark.parametrize("text, supported", [
-    ("1.0", True), ("1.4", True), ("MuranoPL/1.2", True), ("Heat.HOT/1.0", True),
-    ("1.5", False), ("Heat.HOT/2.0", False), ("Other/1.0", False),
-])
-def test_supported_formats(text, supported):
-    assert (parse_format(text) in SUPPORTED_FORMATS) is supported
 
 
 @pytest.mark.parametrize("spec, expected", [
