@@ -47,17 +47,31 @@ def bundled_core_library() -> tuple[ir.Package, ...]:
     return _bundled_core(core_library_path())
 
 
-def _type_names(node):
+# IR node type -> the fields that can hold other nodes (leaves and positions are skipped)
+_CHILD_FIELDS = {
+    node_type: tuple(field.name for field in dataclasses.fields(node_type)
+                     if field.name != "pos")
+    for node_type in vars(ir).values()
+    if isinstance(node_type, type) and dataclasses.is_dataclass(node_type)
+    and node_type not in (ir.Pos, ir.Literal, ir.Constant, ir.KeywordConstant, ir.GetContextValue)
+}
+
+
+def _type_names(node) -> list[ir.TypeName]:
     """Every TypeName inside an IR subtree."""
-    if isinstance(node, ir.TypeName):
-        yield node
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _type_names(item)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, (ir.Pos, ir.Literal,
-                                                                  ir.Constant)):
-        for field in dataclasses.fields(node):
-            yield from _type_names(getattr(node, field.name))
+    found = []
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if type(item) is tuple:
+            pending.extend(item)
+        elif type(item) is ir.TypeName:
+            found.append(item)
+        else:
+            fields = _CHILD_FIELDS.get(type(item))
+            if fields:
+                pending.extend(getattr(item, name) for name in fields)
+    return found
 
 
 class _PackageChecker:
