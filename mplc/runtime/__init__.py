@@ -6,6 +6,8 @@ are listed in docs/compiled-modules.md.
 
 import collections.abc  # noqa: F401  (yaql 3.x needs it loaded)
 
+from mplc.runtime import contracts  # noqa: F401  (``_r.contracts.*``, the contracts engineer's)
+
 from mplc.runtime.bridge import (call, constant, engine_for, evaluate, freeze_dict, freeze_list,
                                  keyword, lazy, rule)
 from mplc.runtime.contract_context import ContractContext
@@ -16,7 +18,8 @@ from mplc.runtime.errors import (AmbiguousMethodName, AmbiguousPropertyNameError
                                  UninitializedPropertyAccessError)
 from mplc.runtime.executor import Executor
 from mplc.runtime.flow import (assign, catch_matches, condition, exception_value, iterate,
-                               match_equals, parallel, repeat_count, target, throw, variable)
+                               match_equals, misplaced, parallel, repeat_count, target, throw,
+                               variable)
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 from mplc.runtime.natives import native
 from mplc.runtime.specs import (ArgumentSpec, ClassSpec, MetaSpec, MethodSpec, PackageSpec,
@@ -28,8 +31,3 @@ def type_reference(context, full_name):
     from mplc.runtime.bridge import NAMES_SCOPE
     return Executor.current().find_class(full_name, None if context is None else context[NAMES_SCOPE]).reference
 
-
-try:
-    from mplc.runtime import contracts  # noqa: F401  (owned by the contracts engineer)
-except ImportError:  # not written yet
-    pass

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from mplc.runtime import bridge
+from mplc.runtime import bridge, contracts
 from mplc.runtime.model import MuranoObject, TypeReference
 
 
-class ContractContext:
+class ContractContext(contracts.ContractContext):
     """The situation a value is checked in.
 
     ``this``: the object whose property/argument it is (None for static members); ``owner``:
@@ -15,9 +15,10 @@ class ContractContext:
     value being checked); ``finalize``: the reference's finalize flag; ``executor``.
     """
 
-    __slots__ = ("executor", "this", "owner", "calling_type", "context", "finalize")
+    __slots__ = ("executor", "this", "owner", "calling_type", "context", "finalize", "mode")
 
     def __init__(self, executor, this, owner, calling_type, context, finalize=True):
+        self.mode = contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED
         self.executor = executor
         self.this = this
         self.owner = owner
@@ -49,7 +50,29 @@ class ContractContext:
         return self.executor.load_object(data, self.owner, default_type=default_type,
                                          scope=self.calling_type, context=self.context)
 
-    def is_instance_of(self, value, murano_type) -> bool:
+    def evaluate(self, expression, context):
+        return bridge.finalize(expression(bridge.NO_VALUE, context, context[bridge.ENGINE]))
+
+    def is_object(self, value) -> bool:
+        return isinstance(value, MuranoObject)
+
+    def object_id(self, obj):
+        return obj.object_id
+
+    def object_type(self, obj):
+        return obj.real_this.type
+
+    def object_owner(self, obj):
+        return obj.real_this.owner
+
+    def load_template(self, model, default_type, exclude_properties):
+        return self.load_object(model, default_type)
+
+    def serialize_template(self, obj, exclude_properties):
+        from mplc.runtime.serialization import object_to_dict
+        return {} if self.initializing else object_to_dict(obj, "Mixed")
+
+    def is_instance_of(self, value, murano_type, version_spec=None) -> bool:
         if isinstance(murano_type, TypeReference):
             murano_type = murano_type.type
         if not isinstance(value, MuranoObject):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import os
 import sys
 
@@ -49,13 +50,24 @@ def _version_spec(text):
         return semantic_version.SimpleSpec(f">={version},<{version.major + 1}.0.0")
 
 
+_imported: dict = {}
+
+
 def _import_package(path: str):
-    """Import a compiled package directory; returns (PackageSpec, {class name: ClassSpec})."""
-    path = os.path.abspath(path)
-    parent, module_name = os.path.split(path.rstrip(os.sep))
-    if parent not in sys.path:
-        sys.path.insert(0, parent)
-    module = importlib.import_module(module_name)
+    """Import a compiled package directory; returns (PackageSpec, {class name: ClassSpec}).
+
+    Each directory gets its own module name, so two outputs of one package never collide."""
+    path = os.path.abspath(path).rstrip(os.sep)
+    module_name = _imported.get(path)
+    if module_name is None:
+        module_name = f"{os.path.basename(path)}__mplc{len(_imported)}"
+        _imported[path] = module_name
+        location = importlib.util.spec_from_file_location(
+            module_name, os.path.join(path, "__init__.pyc"), submodule_search_locations=[path])
+        module = importlib.util.module_from_spec(location)
+        sys.modules[module_name] = module
+        location.loader.exec_module(module)
+    module = sys.modules[module_name]
     spec = module.PACKAGE
     classes = {}
     for class_name, class_module in spec.classes.items():

@@ -122,7 +122,7 @@ def _set_variable(context, name, value, source):
     if not name or name in ("$", "$this"):
         raise errors.InvalidLhsTargetError(source or name)
     scope = context
-    while scope is not None and not scope.get_data(bridge.VARIABLE_SCOPE, False):
+    while scope is not None and not scope.get_data(bridge.VARIABLE_SCOPE, False, False):
         scope = scope.parent
     (scope or context)[name] = value
 
@@ -279,24 +279,35 @@ def throw(context, names, message=None, extra=None, cause=None):
 def catch_matches(exception, names, context) -> bool:
     """Does a ``Catch`` with ``With: names`` (empty: any) take this exception? Names match
     exactly, as in the reference; the matched name is what ``As`` reports."""
+    original = exception
     if not isinstance(exception, errors.MuranoPlException):
-        return False
+        exception = to_murano_exception(exception, exception.__traceback__)
     scope = context[bridge.TYPE]
     wanted = None if not names else {scope.executor.resolve_name(str(n), scope) if scope else str(n)
                                      for n in names}
     for name in exception.names:
         if wanted is None or name in wanted:
-            exception.caught_as = name
-            exception.caught_context = context
+            original.mplc_caught = (exception, name)
             return True
     return False
+
+
+
+def misplaced(kind: str) -> Exception:
+    """The error the reference raises for Break/Continue at method level or a stray Rethrow."""
+    if kind == "Rethrow":
+        return TypeError("Rethrow must be inside Catch")
+    return errors.DslInvalidOperationError(f"{kind} cannot be used on method level")
 
 
 def exception_value(exception):
     """The io.murano.Exception object ``As`` binds: name, message, stackTrace, extra."""
     from mplc.runtime.executor import Executor
     executor = Executor.current()
-    name = getattr(exception, "caught_as", exception.names[0] if exception.names else None)
+    exception, name = getattr(exception, "mplc_caught", (exception, None))
+    if not isinstance(exception, errors.MuranoPlException):
+        exception = to_murano_exception(exception, exception.__traceback__)
+    name = name or (exception.names[0] if exception.names else None)
     obj = executor.load_object({executor.find_class("io.murano.Exception").reference: {}}, None)
     values = {"name": name, "message": exception.message,
               "stackTrace": tuple(utils.FrozenDict(f) for f in exception.stack_trace),
