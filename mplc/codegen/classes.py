@@ -7,6 +7,7 @@ import ast
 from mplc import ir
 from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
 from mplc.codegen.statements import StatementCompiler
+from mplc.contracts import ContractCompiler
 from mplc.pyast import PyAst
 
 
@@ -30,6 +31,7 @@ class ClassModuleCompiler:
         self.format_version = format_version
         self.builder = ModuleBuilder()
         self.statements = StatementCompiler(self.builder)
+        self.contracts = ContractCompiler(self.builder.hoist_expression)
 
     def module(self) -> ast.Module:
         cls = self.cls
@@ -80,7 +82,12 @@ class ClassModuleCompiler:
             default_at, "default", ("context",), [default_at.Return(value=self.builder.value(default))]))
 
     def _contract(self, at: PyAst, contract: ir.Contract | None) -> ast.expr:
-        return at.Constant(value=None)
+        """A module-level validator ``def _contractN(value, cc)`` from mplc.contracts, or None."""
+        if contract is None:
+            return at.Constant(value=None)
+        name = self.builder.new_name("contract")
+        self.builder.definitions.extend(self.contracts.compile(contract, name))
+        return load(PyAst(contract.pos), name)
 
     def _property(self, prop: ir.Property) -> ast.expr:
         at = PyAst(prop.pos)

@@ -19,7 +19,8 @@ HOSTILE = [
     "\\",
     "é\u2028",
 ]
-GENERATED = ("_r", "_ENGINE", "CLASS", "context", "receiver", "engine", "range", "Exception", "_")
+GENERATED = ("_r", "_ENGINE", "CLASS", "context", "receiver", "engine", "range", "Exception", "_",
+             "value", "cc")
 
 
 GENERATED_NAME = re.compile(r"_[A-Za-z]+[0-9]+")

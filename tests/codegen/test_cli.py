@@ -1,0 +1,103 @@
+"""``mplc compile`` and ``mplc run`` as users run them: subprocesses, JSON on stdout, exit codes."""
+
+import json
+import os
+import subprocess
+import sys
+import traceback
+
+import pytest
+
+import mplc
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from test_cases import write_package  # noqa: E402
+
+CLASSES = """\
+Name: Test
+Methods:
+  run:
+    Arguments: [{n: {Contract: $.int()}}]
+    Body:
+      - trace($n)
+      - Return: $n * 2
+  fail:
+    Body:
+      - $x: 1
+      - Return: $x / 0
+"""
+
+
+@pytest.fixture()
+def package(tmp_path):
+    return write_package(tmp_path / "pkg", "tests.cli", CLASSES)
+
+
+def _mplc(*args, cwd=None, env_dir=None):
+    env = dict(os.environ, MPLC_CACHE_DIR=str(env_dir))
+    return subprocess.run([sys.executable, "-m", "mplc.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env)
+
+
+@pytest.mark.parametrize("extra, method, exit_code, result, error_type, traces", [
+    (["--args", "[21]", "--trace"], "run", 0, 42, None, [21]),
+    (["--kwargs", '{"n": 2}'], "run", 0, 4, None, []),
+    (["--args", '["x"]'], "run", 1, None, "ContractViolationException", []),
+    ([], "fail", 1, None, "ZeroDivisionError", []),
+    ([], "missing", 1, None, "NoMethodFound", []),
+])
+def test_run_prints_one_json_document(package, tmp_path, extra, method, exit_code, result, error_type, traces):
+    completed = _mplc("run", "--path", package, "--model", "Test", "--method", method, *extra,
+                      env_dir=tmp_path / "cache")
+    assert completed.returncode == exit_code, completed.stderr
+    document = json.loads(completed.stdout)
+    assert set(document) == {"result", "error", "traces", "model"}
+    assert document["result"] == result and document["traces"] == traces
+    assert (document["error"] or {}).get("type") == error_type
+    assert "Traceback" not in completed.stderr
+
+
+def test_run_repeat_reports_seconds_per_call(package, tmp_path):
+    completed = _mplc("run", "--path", package, "--model", "Test", "--method", "run", "--args", "[1]",
+                      "--repeat", "3", env_dir=tmp_path / "cache")
+    document = json.loads(completed.stdout)
+    assert completed.returncode == 0 and document["seconds_per_call"] > 0
+
+
+@pytest.mark.parametrize("extra", [["--args", "{"], ["--args", "{}"], ["--kwargs", "[]"], ["--repeat", "0"]])
+def test_run_usage_errors_exit_2(package, tmp_path, extra):
+    completed = _mplc("run", "--path", package, "--model", "Test", *extra, env_dir=tmp_path / "cache")
+    assert completed.returncode == 2 and completed.stdout == "" and "Traceback" not in completed.stderr
+
+
+def test_run_compile_error_exits_2_with_diagnostic(tmp_path):
+    broken = write_package(tmp_path / "broken", "tests.broken", "Name: Test\nMethods:\n  run:\n    Body:\n      - If: true\n")
+    completed = _mplc("run", "--path", broken, "--model", "Test", env_dir=tmp_path / "cache")
+    assert completed.returncode == 2
+    assert "case.yaml:5:" in completed.stderr and "Traceback" not in completed.stderr
+
+
+def test_compile_writes_package_and_exits_0(package, tmp_path):
+    completed = _mplc("compile", package, "-o", str(tmp_path / "out"), "--emit-source")
+    assert completed.returncode == 0, completed.stderr
+    (directory,) = os.listdir(tmp_path / "out")
+    assert {"__init__.pyc", "c0000.pyc", "c0000.src.py", "mplc-build.json"} <= set(os.listdir(tmp_path / "out" / directory))
+    run = _mplc("run", "--path", str(tmp_path / "out"), "--model", "Test", "--method", "run", "--args", "[5]",
+                env_dir=tmp_path / "cache")
+    assert json.loads(run.stdout)["result"] == 10
+
+
+def test_python_error_traceback_names_yaml_line(package, tmp_path):
+    runtime = mplc.Runtime([package], cache_dir=str(tmp_path / "cache"))
+    root = runtime.load({"?": {"type": "Test", "id": "root"}})
+    with pytest.raises(mplc.runtime.MuranoError) as caught:
+        runtime.call(root, "fail")
+    frames = [(frame.filename, frame.lineno) for error in _chain(caught.value)
+              for frame in traceback.extract_tb(error.__traceback__)]
+    assert (os.path.join(package, "Classes", "case.yaml"), 11) in frames
+
+
+def _chain(error):
+    while error is not None:
+        yield error
+        error = error.__cause__ or error.__context__ or getattr(error, "original_exception", None)
