@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import glob
 import os
-import sys
 
 import pytest
 import yaml
@@ -75,15 +74,6 @@ def cache_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("mplc-cache"))
 
 
-@pytest.fixture(autouse=True)
-def _forget_compiled_modules():
-    """Every case is package tests.case 0.0.0; the runtime imports compiled packages by their
-    directory name, so a previous case's modules must not be found in sys.modules."""
-    yield
-    for name in [name for name in sys.modules if name.startswith("p_tests_case__")]:
-        del sys.modules[name]
-
-
 @pytest.mark.parametrize("case", list(_load_cases()))
 def test_case(case, tmp_path, cache_dir):
     paths = [write_package(tmp_path / "case", CASE_PACKAGE, case["classes"], case.get("format", "1.3"))]
@@ -110,6 +100,7 @@ def test_case(case, tmp_path, cache_dir):
         root = runtime.load(model)
         outcome = ("result", runtime.render(runtime.call(root, case.get("call", "run"),
                                                          *case.get("args", ()), **case.get("kwargs", {}))))
+        runtime.collect_garbage()
     except mplc.runtime.MuranoError as error:
         outcome = ("error", error)
 
