@@ -30,7 +30,7 @@ from typing import Any, Callable
 from mplc import ir
 from mplc.contracts.compiler import bind_arguments, method_chain
 
-_NOT_FOUND = object()
+NOT_CONSTANT = object()
 _MIRRORED = {"#operator_>": "#operator_<", "#operator_<": "#operator_>",
              "#operator_>=": "#operator_<=", "#operator_<=": "#operator_>=",
              "#operator_=": "#operator_="}
@@ -147,11 +147,11 @@ def _object_schema(name: str, arguments: dict[str, ir.Expr], schema: dict[str, A
               "owned": True if name == "template" else None}
     if "_notNull" in schema:
         result["_notNull"] = True
-    version = _constant(arguments["versionSpec"]) if "versionSpec" in arguments else None
+    version = constant_value(arguments["versionSpec"]) if "versionSpec" in arguments else None
     if isinstance(version, (str, int, float)) and not isinstance(version, bool):
         result["version"] = str(version)
     if name == "template" and "excludeProperties" in arguments:
-        excluded = _constant(arguments["excludeProperties"])
+        excluded = constant_value(arguments["excludeProperties"])
         if isinstance(excluded, tuple) and excluded:
             result["excludedProperties"] = list(excluded)
     return result
@@ -178,7 +178,7 @@ def _type_name(argument: ir.Expr, full_name: Callable[[str], str]) -> str | None
     argument = _unwrapped(argument)
     if isinstance(argument, ir.TypeName):
         return argument.full_name
-    value = _constant(argument)
+    value = constant_value(argument)
     return full_name(value) if isinstance(value, str) else None
 
 
@@ -196,30 +196,30 @@ def _unwrapped(tree: ir.Expr) -> ir.Expr:
     return tree
 
 
-def _subject(tree: ir.Expr) -> tuple[str, ...] | None:
+def property_path(tree: ir.Expr) -> tuple[str, ...] | None:
     """``()`` for ``$``, ``("a", "b")`` for ``$.a.b``; None for anything else."""
     tree = _unwrapped(tree)
     if isinstance(tree, ir.GetContextValue):
         return () if tree.name in ("$", "$1") else None
     if isinstance(tree, ir.Function) and tree.name == "#operator_." and len(tree.args) == 2:
         name = _unwrapped(tree.args[1])
-        owner = _subject(tree.args[0])
+        owner = property_path(tree.args[0])
         if owner is not None and isinstance(name, ir.KeywordConstant):
             return owner + (name.name,)
     return None
 
 
-def _length_subject(tree: ir.Expr) -> tuple[str, ...] | None:
+def _lengthproperty_path(tree: ir.Expr) -> tuple[str, ...] | None:
     """The subject of ``len(subject)`` or ``subject.len()``."""
     tree = _unwrapped(tree)
     if not isinstance(tree, ir.Function):
         return None
     if tree.name == "len" and len(tree.args) == 1:
-        return _subject(tree.args[0])
+        return property_path(tree.args[0])
     if tree.name == "#operator_." and len(tree.args) == 2:
         method = _unwrapped(tree.args[1])
         if isinstance(method, ir.Function) and method.name == "len" and not method.args:
-            return _subject(tree.args[0])
+            return property_path(tree.args[0])
     return None
 
 
@@ -237,7 +237,7 @@ def _pattern(term: ir.Expr, types: set[str]) -> list[tuple[tuple[str, ...], dict
         return _comparison(term.name, left, right, types) \
             or _comparison(_MIRRORED[term.name], right, left, types)
     if term.name == "#operator_in":
-        path, values = _subject(left), _constant(right)
+        path, values = property_path(left), constant_value(right)
         if path is not None and isinstance(values, tuple):
             return [(path, {"enum": [json_value(value) for value in values]})]
         return []
@@ -246,14 +246,14 @@ def _pattern(term: ir.Expr, types: set[str]) -> list[tuple[tuple[str, ...], dict
 
 def _comparison(operator: str, left: ir.Expr, right: ir.Expr,
                 types: set[str]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    bound = _constant(right)
+    bound = constant_value(right)
     if not _is_number(bound):
         return []
-    path = _subject(left)
+    path = property_path(left)
     if path is not None and operator in _BOUNDS:
         key, exclusive_key, exclusive = _BOUNDS[operator]
         return [(path, {key: bound, exclusive_key: exclusive})]
-    path = _length_subject(left)
+    path = _lengthproperty_path(left)
     if path is None or not isinstance(bound, int):
         return []
     lower, upper = _LENGTH_BOUNDS[operator](bound)
@@ -286,14 +286,14 @@ def _regex(term: ir.Function) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
             subject, pattern = method.args[0], receiver.args[0]
     else:
         return []
-    path, pattern = _subject(subject), _constant(pattern)
+    path, pattern = property_path(subject), constant_value(pattern)
     if path is None or not isinstance(pattern, str):
         return []
     return [(path, {"pattern": pattern})]
 
 
-def _constant(tree: ir.Expr) -> Any:
-    """The value of a literal expression (lists as tuples, as yaql freezes them), else _NOT_FOUND."""
+def constant_value(tree: ir.Expr) -> Any:
+    """The value of a literal expression (lists as tuples, as yaql freezes them), else NOT_CONSTANT."""
     tree = _unwrapped(tree)
     if isinstance(tree, ir.Constant):
         return tree.value
@@ -302,10 +302,10 @@ def _constant(tree: ir.Expr) -> Any:
     if isinstance(tree, ir.Function):
         if tree.name in ("#list", "list") and not any(isinstance(a, ir.MappingRule)
                                                        for a in tree.args):
-            items = tuple(_constant(item) for item in tree.args)
-            return _NOT_FOUND if _NOT_FOUND in items else items
+            items = tuple(constant_value(item) for item in tree.args)
+            return NOT_CONSTANT if NOT_CONSTANT in items else items
         if tree.name == "#unary_operator_-" and len(tree.args) == 1:
-            value = _constant(tree.args[0])
+            value = constant_value(tree.args[0])
             if _is_number(value):
                 return -value
-    return _NOT_FOUND
+    return NOT_CONSTANT

@@ -1,0 +1,50 @@
+"""``mplc schema``: print the forms json-schema of a class, ``{"": ..., "<builder>": ...}``.
+
+Exit 0 ok; 1 when the packages have errors or the class or a method is not found; 2 for usage
+(no --path, a bad --class-version).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from mplc.cli import UsageError
+from mplc.contracts.forms import FormsGenerator, SchemaError
+from mplc.diagnostics import DiagnosticSink, render
+
+
+def load_forms(paths: list[str], default_format: str | None, sink: DiagnosticSink) -> FormsGenerator:
+    """The schema generator over the source packages at ``paths`` (plus the bundled core
+    library when no io.murano is given); errors and warnings go to ``sink``."""
+    from mplc.api import CORE_LIBRARY, CORE_LIBRARY_PATH
+    from mplc.frontend import load_packages
+
+    packages = load_packages(paths, sink, default_format=default_format)
+    if not any(package.manifest.full_name == CORE_LIBRARY for package in packages) \
+            and os.path.isdir(CORE_LIBRARY_PATH):
+        packages.extend(load_packages([CORE_LIBRARY_PATH], sink))
+    return FormsGenerator(packages, sink)
+
+
+def main(args) -> int:
+    if not args.all_paths:
+        raise UsageError("no --path given")
+    sink = DiagnosticSink()
+    forms = load_forms(args.all_paths, args.format, sink)
+    if sink.has_errors:
+        render(sink.diagnostics, sys.stderr)
+        return 1
+    try:
+        result = forms.generate(args.class_name, args.methods, args.class_version, args.package)
+    except SchemaError as error:
+        if not error.not_found:
+            raise UsageError(str(error)) from None
+        sys.stderr.write(f"mplc schema: error: {error}\n")
+        return 1
+    finally:
+        render(sink.diagnostics, sys.stderr)
+    json.dump(result, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
