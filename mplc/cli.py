@@ -65,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--class-version", default=None, metavar="SPEC")
     schema.add_argument("--package", default=None, metavar="FQN")
 
+    serve = commands.add_parser("serve", help="serve forms json-schemas and model builders over HTTP")
+    _add_paths(serve, positional=True)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+
     from mplc.commands import fetch
     fetch.add_arguments(commands)
     return parser
@@ -72,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # command name -> module under mplc.commands with a ``main(args) -> int``
 _COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
-             "fetch": "fetch", "bundle": "fetch"}
+             "serve": "serve", "fetch": "fetch", "bundle": "fetch"}
 
 
 def main(argv: list[str] | None = None) -> int:
