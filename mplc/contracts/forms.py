@@ -48,11 +48,16 @@ _STATIC_USAGES = ("Static", "Extension")
 
 
 class SchemaError(Exception):
-    """A request the schema cannot be generated for; ``not_found`` tells 404 from 400."""
+    """A request the schema cannot be generated for. ``type`` is the engine's name for it
+    (NoClassFound, NoMethodFound, NoPackageFound) or InvalidVersionSpec."""
 
-    def __init__(self, message: str, not_found: bool):
+    def __init__(self, message: str, error_type: str):
         super().__init__(message)
-        self.not_found = not_found
+        self.type = error_type
+
+    @property
+    def not_found(self) -> bool:
+        return self.type != "InvalidVersionSpec"
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,8 +107,9 @@ class FormsGenerator:
 
     def __init__(self, packages: Iterable[ir.Package], sink: DiagnosticSink | None = None):
         self.sink = sink if sink is not None else DiagnosticSink()
+        self.packages = list(packages)
         self._classes: dict[str, list[_Declared]] = {}
-        for package in packages:
+        for package in self.packages:
             for cls in package.classes:
                 self._classes.setdefault(cls.name, []).append(_Declared(package, cls))
 
@@ -119,7 +125,8 @@ class FormsGenerator:
         if unknown:
             raise SchemaError(f"class {class_name} has no model builder "
                               f"{', '.join(repr(name) for name in unknown)} "
-                              f"(model builders: {', '.join(builders) or 'none'})", True)
+                              f"(model builders: {', '.join(builders) or 'none'})",
+                              "NoMethodFound")
         return {name: self._method_schema(root, name) if name else self._class_schema(root)
                 for name in requested}
 
@@ -129,22 +136,22 @@ class FormsGenerator:
         try:
             spec = parse_requirement("*" if class_version is None else class_version)
         except VersionError as error:
-            raise SchemaError(str(error), False) from None
+            raise SchemaError(str(error), "InvalidVersionSpec") from None
         if package_name:
             candidates = [d for d in self._classes.get(class_name, ())
                           if d.package.manifest.full_name == package_name]
             if not candidates and not self._package_versions(package_name):
-                raise SchemaError(f"package {package_name} not found", True)
+                raise SchemaError(f"package {package_name} not found", "NoPackageFound")
         else:
             candidates = self._classes.get(class_name, [])
         if not candidates:
             where = f" in package {package_name}" if package_name else ""
-            raise SchemaError(f"class {class_name} not found{where}", True)
+            raise SchemaError(f"class {class_name} not found{where}", "NoClassFound")
         chosen = self._newest(candidates, spec)
         if chosen is None:
             versions = ", ".join(d.package.manifest.version for d in candidates)
             raise SchemaError(f"no version of class {class_name} matches {class_version!r} "
-                              f"(available: {versions})", True)
+                              f"(available: {versions})", "NoClassFound")
         return chosen
 
     def model_builders(self, root: _Declared) -> list[str]:
@@ -194,7 +201,8 @@ class FormsGenerator:
                     return chosen
                 break
         if not candidates:
-            raise SchemaError(f"class {full_name} (used by {context.cls.name}) not found", True)
+            raise SchemaError(f"class {full_name} (used by {context.cls.name}) not found",
+                              "NoClassFound")
         return max(candidates, key=lambda d: parse_version(d.package.manifest.version))
 
     def _parents(self, declared: _Declared) -> list[_Declared]:
