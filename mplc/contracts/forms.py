@@ -108,6 +108,7 @@ class FormsGenerator:
     def __init__(self, packages: Iterable[ir.Package], sink: DiagnosticSink | None = None):
         self.sink = sink if sink is not None else DiagnosticSink()
         self.packages = list(packages)
+        self._warned: set[ir.Pos] = set()
         self._classes: dict[str, list[_Declared]] = {}
         for package in self.packages:
             for cls in package.classes:
@@ -313,10 +314,15 @@ class FormsGenerator:
         """A value known without running anything; None (and a warning) for anything else."""
         result = _static_value(value, this)
         if result is NOT_CONSTANT:
-            self.sink.warning("W-SCHEMA-NOT-CONSTANT", "value left out of the json-schema: "
-                              "it is not a constant", value.pos)
+            self._warn("value left out of the json-schema: it is not a constant", value.pos)
             return None
         return result
+
+    def _warn(self, message: str, pos: ir.Pos) -> None:
+        """Each warning once, however many schemas pass the same value."""
+        if pos not in self._warned:
+            self._warned.add(pos)
+            self.sink.warning("W-SCHEMA-NOT-CONSTANT", message, pos)
 
     # --- schemas --------------------------------------------------------------------------------
 
@@ -363,8 +369,8 @@ class FormsGenerator:
         if default is not None:
             value = _static_value(default, {})
             if value is NOT_CONSTANT:
-                self.sink.warning("W-SCHEMA-NOT-CONSTANT", f"the Default of {name} is left out "
-                                  f"of the json-schema: it is not a constant", default.pos)
+                self._warn(f"the Default of {name} is left out of the json-schema: "
+                           f"it is not a constant", default.pos)
             else:
                 schema["default"] = value
         return _Field(name, schema, meta, order)

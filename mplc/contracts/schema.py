@@ -19,7 +19,8 @@ dashboard ignores or that make the schema stricter only where the contract alrea
   ``notOwned()`` is given; the reference omits it) and ``version`` when a version spec is given;
 - every term of ``A and B and C`` counts (the reference looks only at the last one), comparisons
   only bound numbers, and ``10 > $`` reads as ``$ < 10`` (the reference mirrors it to ``<=``);
-- a scalar constant contract is ``{"enum": [value]}`` (the reference emits null, not a schema).
+- a scalar constant contract is ``{"enum": [value]}`` (the reference emits null, not a schema);
+- ``{}`` (any dict) is ``{"type": "object"}`` (the reference allows only the empty dict).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from mplc.contracts.compiler import bind_arguments, method_chain
 NOT_CONSTANT = object()
 _MIRRORED = {"#operator_>": "#operator_<", "#operator_<": "#operator_>",
              "#operator_>=": "#operator_<=", "#operator_<=": "#operator_>=",
-             "#operator_=": "#operator_="}
+             "*equal": "*equal"}
 _BOUNDS = {
     "#operator_>": ("minimum", "exclusiveMinimum", True),
     "#operator_>=": ("minimum", "exclusiveMinimum", False),
@@ -46,7 +47,7 @@ _LENGTH_BOUNDS = {
     "#operator_>=": lambda n: (n, None),
     "#operator_<": lambda n: (None, n - 1),
     "#operator_<=": lambda n: (None, n),
-    "#operator_=": lambda n: (n, n),
+    "*equal": lambda n: (n, n),
 }
 _LENGTH_KEYWORDS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"),
                     "object": ("minProperties", "maxProperties")}
@@ -61,6 +62,8 @@ def contract_schema(contract: ir.Contract,
     declaring class's namespaces; ``ns:Foo`` is already resolved in the IR.
     """
     if isinstance(contract, ir.ContractDict):
+        if not contract.fixed and contract.expression_key is None:
+            return {"type": "object"}
         properties = {str(key): contract_schema(spec, full_name) for key, spec in contract.fixed}
         additional = False if contract.expression_key is None \
             else contract_schema(contract.expression_key[1], full_name)
