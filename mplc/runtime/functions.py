@@ -280,4 +280,5 @@ def register(context, version):
     context.register_function(type_from_name)
     context.register_function(is_object)
     context.register_function(dump)
-    return context
+    from mplc.runtime.system import functions as system_functions
+    return system_functions.register(context, version)

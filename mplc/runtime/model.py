@@ -9,7 +9,6 @@ reference's ambiguity rules, property usages and write rules, and yaql method st
 from __future__ import annotations
 
 import collections
-import inspect
 import uuid
 
 from yaql.language import specs, utils, yaqltypes
@@ -17,7 +16,7 @@ from yaql.language import specs, utils, yaqltypes
 from mplc.runtime import bridge, errors
 
 NO_VALUE = utils.NO_VALUE
-WRITABLE_USAGES = ("Out", "InOut", "Runtime")
+WRITABLE_USAGES = ("Out", "InOut", "Runtime", "Static", "Config")
 INSTANCE_METHOD_USAGES = ("Runtime", "Action")
 
 
@@ -144,14 +143,11 @@ class MuranoMethod:
         self.instance_stub, self.static_stub = _build_stubs(self)
 
     def _describe_native(self, native):
-        """Natives are ``fn(extension, context, *arguments)``; yaql maps the arguments."""
-        parameters = list(inspect.signature(native).parameters.values())[2:]
-        kinds = inspect.Parameter
-        self.native_parameters = [p.name for p in parameters
-                                  if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
-        self.native_defaults = {p.name: p.default for p in parameters if p.default is not kinds.empty}
-        self.native_varargs = any(p.kind is kinds.VAR_POSITIONAL for p in parameters)
-        self.native_kwargs = any(p.kind is kinds.VAR_KEYWORD for p in parameters)
+        """Natives (``natives.NativeMethod``) name their MuranoPL parameters; yaql maps them."""
+        self.native_parameters = native.parameters
+        self.native_defaults = native.defaults
+        self.native_varargs = native.varargs is not None
+        self.native_kwargs = native.kwargs is not None
 
     @property
     def is_static(self):
@@ -180,6 +176,7 @@ class MuranoType:
         self.methods = {}
         self.reference = TypeReference(self)
         self.imports = []
+        self.native_class = None
         self._context = None
         self._exported_context = None
 
@@ -346,6 +343,8 @@ class MuranoObject:
         self.destroyed = False
         self.extension = None
         self.dependencies = []
+        self.destruction_dependencies = []
+        self.doomed = False
         known = {} if known is None else known
         known[murano_type.name] = self
         for parent_type in murano_type.parents:
@@ -416,7 +415,7 @@ class MuranoObject:
         ultimate = real.type.find_single_property(name)
         declared = [part.type.properties[name] for part in real.parts() if name in part.type.properties]
         writes_allowed = context is not None and context[bridge.ALLOW_PROPERTY_WRITES]
-        owner = real.owner
+        owner = real
         for prop in declared:
             if caller_type is not None and not writes_allowed and (
                     prop.usage not in WRITABLE_USAGES or not derived):

@@ -1,25 +1,60 @@
-"""Natives: Python implementations of MuranoPL classes' methods, registered by class name.
+"""Natives: Python classes that implement MuranoPL classes' methods, registered by class name.
 
-``@native('io.murano.Object')`` on a Python class makes its public methods methods of that
-MuranoPL class. A native method is ``fn(call, context, *arguments)``: ``call`` gives the
-executor, the object (``call.this``) and its native extension state; yaql maps the arguments.
+``@native('io.murano.system.HeatStack')`` on a Python class makes it the implementation of that
+MuranoPL class, as the reference's ``@dsl.name`` classes are:
+
+- ``__init__`` is the constructor: it receives the properties of the object's model (or of
+  ``new()``) whose names match its parameters, and its instance is the object's native state.
+- each public method is a MuranoPL method (``snake_case`` -> ``camelCase``; a trailing ``_``
+  dropped, so ``async_`` is ``async``; ``@muranopl_name`` overrides); ``@staticmethod`` ones are
+  Static.
+- parameters named ``this`` (the MuranoPL object), ``context`` (the yaql context of the call) and
+  ``executor`` are supplied by the runtime and are not MuranoPL arguments.
+- annotations are checked with typeguard when MuranoPL calls in; a mismatch is a
+  ContractViolationException that names the method and the argument.
+
+MuranoPL methods of the same name take precedence. Third-party natives are found through the
+``io.murano.extensions`` entry point group (each entry point a module or class to import).
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
+import typing
+from importlib import metadata as importlib_metadata
 
-from mplc.runtime import bridge
-from mplc.runtime.specs import ClassSpec, MethodSpec, PackageSpec, PropertySpec
+import typeguard
+
+from mplc.runtime import bridge, errors
+from mplc.runtime.specs import ArgumentSpec, ClassSpec, MethodSpec, PackageSpec, PropertySpec
+
+EXTENSIONS_GROUP = "io.murano.extensions"
+INJECTED = ("this", "context", "executor")
 
 _registry: dict = {}
 
 
 def native(class_name: str):
+    """Register a Python class as the implementation of MuranoPL class ``class_name``."""
     def register(cls):
-        _registry[class_name] = cls
+        _registry[class_name] = NativeClass(class_name, cls)
         return cls
     return register
+
+
+def muranopl_name(name: str):
+    """Give a native method an explicit MuranoPL name."""
+    def mark(function):
+        target = function.__func__ if isinstance(function, staticmethod) else function
+        target.muranopl_name = name
+        return function
+    return mark
+
+
+def camel_case(python_name: str) -> str:
+    head, *rest = python_name.rstrip("_").split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 class NativeCall:
@@ -32,63 +67,176 @@ class NativeCall:
         self.extension = extension
 
 
-def _muranopl_name(python_name: str) -> str:
-    head, *rest = python_name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+class NativeFunction:
+    """A Python function seen as a MuranoPL method: its MuranoPL parameter names, defaults and
+    annotations (checked with typeguard on every call from MuranoPL)."""
+
+    def __init__(self, class_name, python_name, function, bound):
+        self.class_name = class_name
+        self.name = getattr(function, "muranopl_name", camel_case(python_name))
+        self.function = function
+        self.python_name = python_name
+        parameters = list(inspect.signature(function).parameters.values())[1 if bound else 0:]
+        kinds = inspect.Parameter
+        self.injected = [p.name for p in parameters if p.name in INJECTED]
+        exposed = [p for p in parameters if p.name not in INJECTED]
+        self.python_names = {camel_case(p.name): p.name for p in exposed
+                             if p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)}
+        self.parameters = list(self.python_names)
+        self.defaults = {camel_case(p.name): p.default for p in exposed if p.default is not kinds.empty}
+        self.varargs = next((p.name for p in exposed if p.kind is kinds.VAR_POSITIONAL), None)
+        self.kwargs = next((p.name for p in exposed if p.kind is kinds.VAR_KEYWORD), None)
+        self._hints = None
+
+    @property
+    def hints(self):
+        if self._hints is None:
+            self._hints = typing.get_type_hints(self.function)
+            self._hints.pop("return", None)
+        return self._hints
+
+    def check(self, name, value):
+        hint = self.hints.get(self.python_names.get(name, name))
+        if hint is None:
+            return
+        try:
+            typeguard.check_type(value, hint)
+        except typeguard.TypeCheckError as error:
+            raise errors.ContractViolationException(
+                f"[{self.class_name}::{self.name}({name})] {value!r} {error}") from None
+
+    def arguments(self, args, kwargs):
+        """Python (args, kwargs) for MuranoPL arguments, every one checked."""
+        positional = list(args)
+        for name, value in zip(self.parameters, positional):
+            self.check(name, value)
+        for value in positional[len(self.parameters):]:
+            if self.varargs is not None:
+                self.check(self.varargs, value)
+        python_kwargs = {}
+        for name, value in kwargs.items():
+            python_name = self.python_names.get(name)
+            if python_name is None:
+                if self.kwargs is None:
+                    raise errors.NoMethodFound(self.name)
+                python_name = name
+                hint_name = self.kwargs
+            else:
+                hint_name = name
+            self.check(hint_name, value)
+            python_kwargs[python_name] = value
+        return positional, python_kwargs
+
+    def injections(self, this, context, executor):
+        available = {"this": this, "context": context, "executor": executor}
+        return {name: available[name] for name in self.injected}
+
+
+class NativeMethod(NativeFunction):
+    """The callable the executor runs for a native method: ``method(call, context, *a, **kw)``."""
+
+    def __init__(self, native_class, python_name, function, is_static):
+        super().__init__(native_class.name, python_name, function, bound=not is_static)
+        self.native_class = native_class
+        self.is_static = is_static
+
+    def __call__(self, call, context, *args, **kwargs):
+        positional, python_kwargs = self.arguments(args, kwargs)
+        this = None if self.is_static else call.this.real_this
+        python_kwargs.update(self.injections(this, context, call.executor))
+        if self.is_static:
+            result = self.function(*positional, **python_kwargs)
+        else:
+            state = self.native_class.state(call.this, context, call.executor)
+            result = self.function(state, *positional, **python_kwargs)
+        return bridge.finalize(result)
+
+
+class NativeClass:
+    """A registered Python class: its constructor and its methods, ready to attach to a type."""
+
+    def __init__(self, name, cls):
+        self.name = name
+        self.cls = cls
+        self.constructor = NativeFunction(name, "__init__", cls.__init__, bound=True) \
+            if "__init__" in vars(cls) else None
+        self.methods = []
+        for python_name, member in vars(cls).items():
+            if python_name.startswith("_"):
+                continue
+            if isinstance(member, (staticmethod, classmethod)):
+                function = member.__get__(None, cls)
+                self.methods.append(NativeMethod(self, python_name, function, is_static=True))
+            elif inspect.isfunction(member):
+                self.methods.append(NativeMethod(self, python_name, member, is_static=False))
+
+    def construct(self, part, params, context, executor):
+        """Create the native state of ``part`` from the model's properties."""
+        constructor = self.constructor
+        if constructor is None:
+            part.extension = self.cls()
+            return
+        kwargs = {}
+        for name in constructor.parameters:
+            if name in params:
+                constructor.check(name, params[name])
+                kwargs[constructor.python_names[name]] = params[name]
+        kwargs.update(constructor.injections(part.real_this, context, executor))
+        part.extension = self.cls(**kwargs)
+
+    def state(self, part, context, executor):
+        if part.extension is None:
+            self.construct(part, {}, context, executor)
+        return part.extension
+
+
+def _method_spec(method: NativeMethod) -> MethodSpec:
+    arguments = tuple(ArgumentSpec(name, has_default=name in method.defaults)
+                      for name in method.parameters)
+    return MethodSpec(method.name, usage="Static" if method.is_static else "Runtime",
+                      arguments=arguments)
 
 
 def attach(murano_type) -> None:
     """Add the native methods registered for this class's name (MuranoPL ones take precedence)."""
-    cls = _registry.get(murano_type.name)
-    if cls is None:
+    load_extensions()
+    native_class = _registry.get(murano_type.name)
+    if native_class is None:
         return
-    for python_name, function in inspect.getmembers(cls, inspect.isfunction):
-        if python_name.startswith("_"):
-            continue
-        name = getattr(function, "muranopl_name", _muranopl_name(python_name))
-        if name in murano_type.methods:
-            continue
-        usage = getattr(function, "muranopl_usage", "Runtime")
-        murano_type.add_method(MethodSpec(name, usage=usage), native=function)
+    murano_type.native_class = native_class
+    for method in native_class.methods:
+        if method.name not in murano_type.methods:
+            murano_type.add_method(_method_spec(method), native=method)
 
 
-def _caller_type(context):
-    caller = context[bridge.CALLER_CONTEXT]
-    return None if caller is None else caller[bridge.TYPE]
+def constructor(part, params, context):
+    """The step that creates ``part``'s native state during object initialisation, or None."""
+    native_class = getattr(part.type, "native_class", None)
+    if native_class is None or part.extension is not None:
+        return None
+    executor = part.type.executor
+    return functools.partial(native_class.construct, part, params, context, executor)
 
 
-@native("io.murano.Object")
-class SysObject:
-    def set_attr(call, context, name, value, owner=None):
-        owner_name = _owner_name(call, context, owner)
-        call.executor.attributes[(call.this.object_id, owner_name, name)] = value
+@functools.lru_cache(maxsize=None)
+def load_extensions() -> tuple:
+    """Import the natives and packages other distributions declare (``io.murano.extensions``).
 
-    def get_attr(call, context, name, default=None, owner=None):
-        owner_name = _owner_name(call, context, owner)
-        result = call.executor.attributes.get((call.this.object_id, owner_name, name))
-        return default if result is None else result
-
-
-def _owner_name(call, context, owner):
-    if owner is None:
-        owner_type = _caller_type(context)
-        return None if owner_type is None else owner_type.name
-    if isinstance(owner, str):
-        return call.executor.find_class(owner, context[bridge.NAMES_SCOPE]).name
-    return owner.type.name
+    An entry point's value is a module (importing it registers its ``@native`` classes) or an
+    object with a ``package_paths`` attribute: directories of MuranoPL packages it ships."""
+    import mplc.runtime.system  # noqa: F401  (the natives mplc ships)
+    loaded = []
+    for entry_point in importlib_metadata.entry_points(group=EXTENSIONS_GROUP):
+        loaded.append(entry_point.load())
+    return tuple(loaded)
 
 
-@native("io.murano.Exception")
-class ExceptionObject:
-    def to_string(call, context):
-        return call.this.real_this.properties["nativeException"].format()
-
-
-@native("io.murano.StackTrace")
-class StackTrace:
-    def to_string(call, context, prefix=""):
-        frames = call.this.real_this.properties.get("frames") or ()
-        return "\n".join(f"{prefix}{frame['location']}" for frame in frames)
+def extension_package_paths() -> list:
+    """Package directories shipped by ``io.murano.extensions`` plugins."""
+    paths = []
+    for plugin in load_extensions():
+        paths.extend(getattr(plugin, "package_paths", ()) or ())
+    return paths
 
 
 def core_package() -> PackageSpec:

@@ -1,0 +1,377 @@
+"""The simulated cloud: natives of io.murano.system classes that would talk to OpenStack.
+
+Nothing leaves the process. Heat stacks keep and merge their templates and answer ``output()``
+with deterministic fake ids and addresses; agents build execution plans as the reference does
+and record them; reporters and notifiers record what they are told. ``records(executor)`` is
+everything a run recorded (``mplc run`` prints it as ``cloud``).
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import itertools
+import os
+import urllib.parse
+import weakref
+from collections.abc import Mapping
+
+from mplc.runtime.model import MuranoObject
+from mplc.runtime.natives import native
+
+_RECORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+SCRIPTS_FOLDER = "scripts"
+
+
+def records(executor) -> dict:
+    """What the simulated cloud saw during this executor's runs."""
+    found = _RECORDS.get(executor)
+    if found is None:
+        found = {"stacks": {}, "agentPlans": [], "reports": [], "notifications": [], "log": []}
+        _RECORDS[executor] = found
+    return found
+
+
+def thaw(value):
+    """Plain dicts and lists of a frozen MuranoPL value (templates are edited and recorded)."""
+    if isinstance(value, Mapping):
+        return {thaw(k): thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(item) for item in value]
+    return value
+
+
+def merge(base, update):
+    """The reference's template merge: dicts recursively, lists joined without repeats."""
+    if isinstance(base, dict) and isinstance(update, dict):
+        result = dict(base)
+        for key, value in update.items():
+            result[key] = merge(base[key], value) if key in base else value
+        return result
+    if isinstance(base, list) and isinstance(update, list):
+        return base + [item for item in update if item not in base]
+    return update
+
+
+def fake_id(*parts) -> str:
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:32]
+
+
+def _environment_of(obj):
+    owner = obj
+    while owner is not None:
+        if any(t.name == "io.murano.Environment" for t in [owner.type, *owner.type.ancestors()]):
+            return owner
+        owner = owner.owner
+    return None
+
+
+@native("io.murano.system.HeatStack")
+class HeatStack:
+    def __init__(self, executor, name: str, description: str | None = None,
+                 region_name: str | None = None):
+        self.executor = executor
+        self.name = name
+        self.description = description
+        self.region_name = region_name
+        self.template = {}
+        self.parameters_ = {}
+        self.files = {}
+        self.hot_environment = None
+        self.pushed = None
+
+    def current(self):
+        return copy.deepcopy(self.template)
+
+    def parameters(self):
+        return dict(self.parameters_)
+
+    def reload(self):
+        if self.pushed is not None:
+            self.template = copy.deepcopy(self.pushed["template"])
+
+    def set_template(self, template: Mapping):
+        self.template = thaw(template)
+
+    def set_parameters(self, parameters: Mapping):
+        self.parameters_ = thaw(parameters)
+
+    def set_files(self, files: Mapping):
+        self.files = thaw(files)
+
+    def set_hot_environment(self, hot_environment: str | Mapping | None):
+        self.hot_environment = thaw(hot_environment)
+
+    def update_template(self, template: Mapping):
+        self.template = merge(self.template, thaw(template))
+
+    def output(self):
+        if self.pushed is None:
+            return {}
+        resources = sorted((self.pushed["template"].get("resources") or {}))
+        outputs = self.pushed["template"].get("outputs") or {}
+        return {name: self._resolve((spec or {}).get("value"), resources)
+                for name, spec in outputs.items()}
+
+    def _resolve(self, value, resources):
+        if isinstance(value, dict) and len(value) == 1:
+            (function, argument), = value.items()
+            if function == "get_resource":
+                return fake_id(self.name, argument)
+            if function == "get_attr" and isinstance(argument, list) and argument:
+                return self._attribute(argument[0], [str(a) for a in argument[1:]], resources)
+        if isinstance(value, dict):
+            return {k: self._resolve(v, resources) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._resolve(v, resources) for v in value]
+        return value
+
+    def _attribute(self, resource, path, resources):
+        index = resources.index(resource) + 10 if resource in resources else 254
+        text = "_".join(path)
+        if "floating" in text:
+            return f"172.24.4.{index}"
+        if "ip" in text or "address" in text or "networks" in text:
+            return f"10.0.0.{index}"
+        return fake_id(self.name, resource, *path)
+
+    def push(self, async_: bool = False):
+        self.pushed = {"template": copy.deepcopy(self.template),
+                       "parameters": dict(self.parameters_), "files": dict(self.files)}
+        stacks = records(self.executor)["stacks"]
+        entry = stacks.setdefault(self.name, {"description": self.description,
+                                              "region": self.region_name, "pushes": 0})
+        entry.update(self.pushed, deleted=False)
+        entry["pushes"] += 1
+
+    def delete(self):
+        self.template, self.pushed = {}, None
+        entry = records(self.executor)["stacks"].get(self.name)
+        if entry is not None:
+            entry["deleted"] = True
+
+
+@native("io.murano.system.Agent")
+class Agent:
+    """A Murano agent on ``host``; plans are built as the reference builds them, then recorded.
+
+    A plan's result is null: nothing runs. Plan ids and stamps count up so runs are repeatable."""
+
+    def __init__(self, this, executor, host: MuranoObject):
+        self.this = this
+        self.executor = executor
+        self.host = host
+        self.counter = itertools.count(1)
+
+    def enabled(self):
+        return True
+
+    def queue_name(self):
+        environment = _environment_of(self.host)
+        environment_id = environment.object_id if environment is not None else ""
+        return f"e{environment_id}-h{self.host.object_id}".lower()
+
+    def signing_key(self, line_prefix: str = ""):
+        return None
+
+    def call(self, template: Mapping, resources: MuranoObject, timeout: int | None = None):
+        return self._send(self.build_execution_plan(template, resources), wait=True)
+
+    def send(self, template: Mapping, resources: MuranoObject):
+        self._send(self.build_execution_plan(template, resources), wait=False)
+
+    def call_raw(self, plan: Mapping, timeout: int | None = None):
+        return self._send(thaw(plan), wait=True)
+
+    def send_raw(self, plan: Mapping):
+        self._send(thaw(plan), wait=False)
+
+    def is_ready(self, timeout: int = 100):
+        return True
+
+    def wait_ready(self, timeout: int = 100):
+        return None
+
+    def _send(self, plan, wait):
+        records(self.executor)["agentPlans"].append(
+            {"queue": self.queue_name(), "host": self.host.name or self.host.object_id,
+             "wait": wait, "plan": plan})
+        return None
+
+    def build_execution_plan(self, template: Mapping, resources: MuranoObject):
+        template = thaw(template)
+        if not isinstance(template, dict):
+            raise ValueError("Incorrect execution plan ")
+        stamp = next(self.counter)
+        version = str(template.get("FormatVersion") or "")
+        reader = _ResourceReader(resources)
+        if not version or version.startswith("1."):
+            template["Scripts"] = [
+                base64.b64encode(reader.read(os.path.join(SCRIPTS_FOLDER, script), binary=True)).decode("latin1")
+                for script in template.get("Scripts", [])]
+            template["Stamp"] = stamp
+            return template
+        template["ID"] = fake_id(self.host.object_id, "plan", stamp)
+        template["Stamp"] = stamp
+        template.setdefault("Action", "Execute")
+        template.setdefault("Files", {})
+        files = {description["Name"]: file_id for file_id, description in template["Files"].items()}
+        for name, script in (template.get("Scripts") or {}).items():
+            if "EntryPoint" not in script:
+                raise ValueError("No entry point in script " + name)
+            if script.get("Type") == "Application":
+                script["EntryPoint"] = files.get(script["EntryPoint"]) or _place_file(
+                    script["EntryPoint"], template, reader, files, stamp)
+            for index, file in enumerate(script.get("Files") or ()):
+                script["Files"][index] = files.get(_file_name(file)) or _place_file(
+                    file, template, reader, files, stamp)
+        return template
+
+
+class _ResourceReader:
+    def __init__(self, resources):
+        self.resources = resources
+
+    def read(self, path, binary=False):
+        part = self.resources.real_this
+        return part.extension.string(part, None, path, binary=binary)
+
+
+def _file_value(file):
+    return next(iter(file.values())) if isinstance(file, dict) else file
+
+
+def _is_url(text):
+    parts = urllib.parse.urlsplit(_file_value(text))
+    return bool(parts.scheme and parts.netloc)
+
+
+def _file_name(file):
+    name = next(iter(file)) if isinstance(file, dict) else file
+    if _is_url(name):
+        return name[name.rindex("/") + 1:]
+    if name.startswith("<") and name.endswith(">"):
+        return name[1:-1]
+    return name
+
+
+def _place_file(file, template, reader, files, stamp):
+    value, name = _file_value(file), _file_name(file)
+    file_id = fake_id("file", stamp, name)
+    if _is_url(value):
+        template["Files"][file_id] = {"Name": name, "URL": value, "Type": "Downloadable"}
+    elif value.startswith("<") and value.endswith(">"):
+        body = base64.b64encode(reader.read(os.path.join(SCRIPTS_FOLDER, value[1:-1]), binary=True))
+        template["Files"][file_id] = {"Name": name, "BodyType": "Base64", "Body": body.decode() + "\n"}
+    else:
+        template["Files"][file_id] = {"Name": name, "BodyType": "Text",
+                                      "Body": reader.read(os.path.join(SCRIPTS_FOLDER, value))}
+    files[name] = file_id
+    return file_id
+
+
+@native("io.murano.system.AgentListener")
+class AgentListener:
+    """Results come back synchronously in the simulation, so listening does nothing."""
+
+    def __init__(self, name: str | None = None):
+        self.name = name
+
+    def enabled(self):
+        return True
+
+    def queue_name(self):
+        return self.name
+
+    def start(self):
+        return None
+
+    def stop(self):
+        return None
+
+    def subscribe(self, message_id: str, event):
+        return None
+
+    def unsubscribe(self, message_id: str):
+        return None
+
+
+@native("io.murano.system.StatusReporter")
+class StatusReporter:
+    def __init__(self, executor, environment: MuranoObject | None = None):
+        self.executor = executor
+        self.environment = environment
+
+    def _report(self, instance, message, level):
+        records(self.executor)["reports"].append(
+            {"level": level, "entity": None if instance is None else instance.real_this.object_id,
+             "text": message})
+
+    def report(self, instance: MuranoObject | None, msg: str):
+        self._report(instance, msg, "info")
+
+    def report_error(self, instance: MuranoObject | None, msg: str):
+        self._report(instance, msg, "error")
+
+
+@native("io.murano.system.InstanceNotifier")
+class InstanceNotifier:
+    def __init__(self, executor, environment: MuranoObject | None = None):
+        self.executor = executor
+        self.environment = environment
+
+    def _record(self, event, instance, **details):
+        records(self.executor)["notifications"].append(
+            {"event": event, "instance": instance.real_this.object_id,
+             "type": instance.real_this.type.name, **details})
+
+    def track_application(self, instance: MuranoObject, title: str | None = None,
+                          unit_count: int | None = None):
+        self._record("trackApplication", instance, title=title, unitCount=unit_count)
+
+    def untrack_application(self, instance: MuranoObject):
+        self._record("untrackApplication", instance)
+
+    def track_cloud_instance(self, instance: MuranoObject):
+        self._record("trackCloudInstance", instance)
+
+    def untrack_cloud_instance(self, instance: MuranoObject):
+        self._record("untrackCloudInstance", instance)
+
+
+@native("io.murano.system.NetworkExplorer")
+class NetworkExplorer:
+    ROUTER = "mplc-router"
+    EXTERNAL_NETWORK = "mplc-external-network"
+
+    def __init__(self):
+        self.cidrs = {}
+
+    def get_default_router(self):
+        return self.ROUTER
+
+    def get_available_cidr(self, router_id: str | None, net_id: str | None, ip_version: int = 4):
+        index = self.cidrs.setdefault(net_id, len(self.cidrs))
+        return f"10.0.{index}.0/24" if ip_version == 4 else f"fd00:{index:x}::/64"
+
+    def get_default_dns(self, ip_version: int = 4):
+        return []
+
+    def get_external_network_id_for_router(self, router_id: str | None):
+        return self.EXTERNAL_NETWORK
+
+    def get_external_network_id_for_network(self, network_id: str | None):
+        return self.EXTERNAL_NETWORK
+
+    def list_networks(self):
+        return []
+
+    def list_subnetworks(self):
+        return []
+
+    def list_ports(self):
+        return []
+
+    def list_neutron_extensions(self):
+        return []

@@ -1,0 +1,471 @@
+"""The engine's yaql functions the runtime's core set lacks (murano/engine/system/yaql_functions.py
+and murano/dsl/reflection.py): config, logger, bind, pselect, patch, Format <= 1.1 legacy
+functions, and reflection on types, methods, properties, arguments and packages."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+
+import semantic_version
+from yaql import yaqlization
+from yaql.language import exceptions as yaql_exceptions
+from yaql.language import specs, utils, yaqltypes
+
+from mplc.runtime import bridge, flow
+from mplc.runtime.executor import Package
+from mplc.runtime.model import (MuranoArgument, MuranoMethod, MuranoProperty, MuranoType,
+                                ObjectParameter)
+
+CORE_LIBRARY = "io.murano"
+ENGINE_SETTINGS = {"home_region": None, "engine": {"agent_timeout": 3600}, "rabbitmq": {}}
+"""Engine configuration ``config()`` reads (the reference's oslo.config options), for the
+simulated cloud; tests and embedders may change it."""
+
+
+def _executor():
+    from mplc.runtime.executor import Executor
+    return Executor.current()
+
+
+def _require_core_library(context, name):
+    """``config`` exists for the core library only, as in the reference's restricted context."""
+    scope = context[bridge.NAMES_SCOPE]
+    if scope is None or scope.package.name != CORE_LIBRARY:
+        raise yaql_exceptions.NoFunctionRegisteredException(name)
+
+
+class NoSuchOptError(LookupError):
+    """An engine setting that does not exist (the reference's oslo.config error)."""
+
+
+def _setting(group, name):
+    settings = ENGINE_SETTINGS if group is None else ENGINE_SETTINGS.get(group)
+    if not isinstance(settings, dict) or name not in settings:
+        raise NoSuchOptError(f"no such option {name} in group {group or 'DEFAULT'}")
+    return settings[name]
+
+
+@specs.parameter("group", yaqltypes.String())
+@specs.parameter("setting", yaqltypes.String())
+@specs.parameter("read_as_file", bool)
+def config(context, group, setting, read_as_file=False):
+    _require_core_library(context, "config")
+    value = _setting(group, setting)
+    if read_as_file:
+        with open(value, encoding="utf-8") as handle:
+            return handle.read()
+    return value
+
+
+@specs.parameter("setting", yaqltypes.String())
+@specs.name("config")
+def config_default(context, setting):
+    _require_core_library(context, "config")
+    return _setting(None, setting)
+
+
+@specs.parameter("logger_name", yaqltypes.String(True))
+def logger(context, logger_name):
+    executor = _executor()
+    logger_type = executor.find_class("io.murano.system.Logger")
+    return executor.load_object({logger_type.reference: {"loggerName": logger_name}}, None,
+                                context=context)
+
+
+@specs.parameter("mappings", Mapping)
+@specs.extension_method
+def bind(obj, mappings):
+    """Replace ``$name`` strings (and ``{name}`` fields inside them) by values of ``mappings``."""
+    if isinstance(obj, str) and obj.startswith("$"):
+        value = _macro(obj[1:], mappings)
+        return obj if value is None else value
+    if utils.is_sequence(obj):
+        return [bind(item, mappings) for item in obj]
+    if isinstance(obj, Mapping):
+        return {bind(key, mappings): bind(value, mappings) for key, value in obj.items()}
+    return obj
+
+
+def _macro(macro, mappings):
+    replaced = False
+
+    def replace(match):
+        nonlocal replaced
+        replaced = True
+        return str(mappings.get(match.group(1)))
+
+    result = re.sub(r"{(\w+?)}", replace, macro)
+    return result if replaced else mappings.get(macro)
+
+
+@specs.parameter("collection", yaqltypes.Iterable())
+@specs.parameter("composer", yaqltypes.Lambda())
+@specs.extension_method
+def pselect(context, collection, composer):
+    items = list(collection)
+    return flow.parallel(context, [lambda _, item=item: composer(item) for item in items])
+
+
+# --- JSON patch (RFC 6902) ---------------------------------------------------------------------
+
+class _PatchError(ValueError):
+    pass
+
+
+def _pointer(path):
+    if path == "":
+        return []
+    if not path.startswith("/"):
+        raise _PatchError(f"invalid JSON pointer {path!r}")
+    return [part.replace("~1", "/").replace("~0", "~") for part in path[1:].split("/")]
+
+
+def _index(container, token, allow_end=False):
+    if isinstance(container, list):
+        if allow_end and token == "-":
+            return len(container)
+        if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+            raise _PatchError(f"invalid list index {token!r}")
+        index = int(token)
+        if index > len(container) or (index == len(container) and not allow_end):
+            raise _PatchError(f"index {index} out of range")
+        return index
+    if isinstance(container, dict):
+        if not allow_end and token not in container:
+            raise _PatchError(f"member {token!r} not found")
+        return token
+    raise _PatchError(f"cannot reach {token!r} in a scalar")
+
+
+def _parent(document, tokens):
+    for token in tokens[:-1]:
+        document = document[_index(document, token)]
+    return document
+
+
+def _get(document, tokens):
+    for token in tokens:
+        document = document[_index(document, token)]
+    return document
+
+
+def _add(document, tokens, value):
+    if not tokens:
+        return value
+    parent = _parent(document, tokens)
+    key = _index(parent, tokens[-1], allow_end=True)
+    if isinstance(parent, list):
+        parent.insert(key, value)
+    else:
+        parent[key] = value
+    return document
+
+
+def _remove(document, tokens):
+    if not tokens:
+        raise _PatchError("cannot remove the whole document")
+    parent = _parent(document, tokens)
+    value = parent[_index(parent, tokens[-1])]
+    del parent[_index(parent, tokens[-1])]
+    return document, value
+
+
+def apply_patch(document, operations):
+    for operation in operations:
+        op = operation.get("op")
+        tokens = _pointer(operation.get("path", ""))
+        if op == "add":
+            document = _add(document, tokens, copy.deepcopy(operation["value"]))
+        elif op == "remove":
+            document = _remove(document, tokens)[0]
+        elif op == "replace":
+            _get(document, tokens)
+            document = _add(_remove(document, tokens)[0], tokens, copy.deepcopy(operation["value"])) \
+                if tokens else copy.deepcopy(operation["value"])
+        elif op in ("move", "copy"):
+            source = _pointer(operation["from"])
+            if op == "move":
+                document, value = _remove(document, source)
+            else:
+                value = copy.deepcopy(_get(document, source))
+            document = _add(document, tokens, value)
+        elif op == "test":
+            if _get(document, tokens) != operation["value"]:
+                raise _PatchError("test failed")
+        else:
+            raise _PatchError(f"unknown operation {op!r}")
+    return document
+
+
+def _mutable(value):
+    if isinstance(value, Mapping):
+        return {_mutable(k): _mutable(v) for k, v in value.items()}
+    if utils.is_sequence(value):
+        return [_mutable(item) for item in value]
+    return value
+
+
+@specs.name("patch")
+@specs.extension_method
+def patch_(obj, patch):
+    """Apply a JSON patch (one operation or a list); the reference returns ``obj`` unchanged
+    when a pointer does not resolve."""
+    operations = [patch] if isinstance(patch, Mapping) else list(patch)
+    try:
+        return apply_patch(_mutable(obj), [_mutable(op) for op in operations])
+    except (_PatchError, KeyError, IndexError, TypeError):
+        return obj
+
+
+# --- Format <= 1.1 ------------------------------------------------------------------------------
+
+@specs.parameter("string", yaqltypes.String())
+@specs.parameter("start", int)
+@specs.parameter("length", int)
+@specs.inject("delegate", yaqltypes.Delegate("substring", method=True))
+@specs.extension_method
+def substr(delegate, string, start, length=-1):
+    return delegate(string, start, length)
+
+
+@specs.parameter("collection", yaqltypes.Iterable())
+@specs.parameter("default", nullable=True)
+@specs.extension_method
+def first_or_default(collection, default=None):
+    return next(iter(collection), default)
+
+
+LEGACY_EXTENSION_METHODS = ("to_lower", "to_upper", "trim", "join", "split", "starts_with",
+                            "ends_with", "matches", "replace", "flatten")
+
+
+# --- reflection ---------------------------------------------------------------------------------
+
+@specs.yaql_property(MuranoType)
+@specs.name("name")
+def type_name(murano_type):
+    return murano_type.name
+
+
+@specs.yaql_property(MuranoType)
+@specs.name("usage")
+def type_usage(murano_type):
+    return murano_type.usage
+
+
+@specs.yaql_property(MuranoType)
+@specs.name("version")
+def type_version(murano_type):
+    return murano_type.version
+
+
+@specs.yaql_property(MuranoType)
+@specs.name("type")
+def type_to_reference(murano_type):
+    return murano_type.reference
+
+
+@specs.yaql_property(MuranoType)
+def methods(murano_type):
+    return tuple(method for name in murano_type.all_method_names()
+                 if not name.startswith(("__", "."))
+                 for method in murano_type.find_method(name))
+
+
+@specs.yaql_property(MuranoType)
+def properties(murano_type):
+    names = set(murano_type.properties)
+    for ancestor in murano_type.ancestors():
+        names.update(ancestor.properties)
+    return tuple(prop for name in sorted(names) if not name.startswith(("__", "."))
+                 for prop in murano_type.find_properties(name))
+
+
+@specs.yaql_property(MuranoType)
+def ancestors(murano_type):
+    return tuple(murano_type.ancestors())
+
+
+@specs.yaql_property(MuranoType)
+def package(murano_type):
+    return murano_type.package
+
+
+@specs.yaql_property(MuranoProperty)
+@specs.name("name")
+def property_name(murano_property):
+    return murano_property.name
+
+
+@specs.yaql_property(MuranoProperty)
+@specs.name("has_default")
+def property_has_default(murano_property):
+    return murano_property.has_default
+
+
+@specs.yaql_property(MuranoProperty)
+@specs.name("usage")
+def property_usage(murano_property):
+    return murano_property.usage
+
+
+@specs.yaql_property(MuranoProperty)
+@specs.name("declaring_type")
+def property_declaring_type(murano_property):
+    return murano_property.declaring_type
+
+
+@specs.name("get_value")
+@specs.parameter("property_", MuranoProperty)
+@specs.parameter("object_", ObjectParameter(nullable=True))
+@specs.method
+def property_get_value(context, property_, object_):
+    if object_ is None:
+        return _executor().get_static_property(property_.declaring_type, property_.name, context)
+    return object_.cast(property_.declaring_type).get_property(property_.name, context)
+
+
+@specs.name("set_value")
+@specs.parameter("property_", MuranoProperty)
+@specs.parameter("object_", ObjectParameter(nullable=True))
+@specs.method
+def property_set_value(context, property_, object_, value):
+    if object_ is None:
+        _executor().set_static_property(property_.declaring_type, property_.name, value, context)
+    else:
+        object_.cast(property_.declaring_type).set_property(property_.name, value, context)
+
+
+@specs.yaql_property(MuranoMethod)
+@specs.name("name")
+def method_name(murano_method):
+    return murano_method.name
+
+
+@specs.yaql_property(MuranoMethod)
+def arguments(murano_method):
+    if murano_method.native is not None:
+        return None
+    return tuple(murano_method.arguments.values())
+
+
+@specs.yaql_property(MuranoMethod)
+@specs.name("declaring_type")
+def method_declaring_type(murano_method):
+    return murano_method.declaring_type
+
+
+@specs.parameter("method", MuranoMethod)
+@specs.parameter("__object", ObjectParameter(nullable=True))
+@specs.name("invoke")
+@specs.method
+def method_invoke(context, method, __object, *args, **kwargs):
+    target = method.declaring_type if __object is None else __object
+    return _executor().call_method(method, target, args, kwargs, context)
+
+
+@specs.yaql_property(Package)
+def types(murano_package):
+    return tuple(murano_package.executor.type_of(murano_package, name)
+                 for name in sorted(murano_package.class_specs))
+
+
+@specs.yaql_property(Package)
+@specs.name("name")
+def package_name(murano_package):
+    return murano_package.name
+
+
+@specs.yaql_property(Package)
+@specs.name("version")
+def package_version(murano_package):
+    return murano_package.version
+
+
+@specs.yaql_property(MuranoArgument)
+@specs.name("name")
+def argument_name(argument):
+    return argument.name
+
+
+@specs.yaql_property(MuranoArgument)
+@specs.name("has_default")
+def argument_has_default(argument):
+    return argument.spec.has_default
+
+
+@specs.yaql_property(MuranoArgument)
+@specs.name("usage")
+def argument_usage(argument):
+    return argument.usage
+
+
+@specs.yaql_property(MuranoArgument)
+@specs.name("declaring_method")
+def argument_declaring_method(argument):
+    return argument.method
+
+
+def meta_objects(context, meta_specs, declaring_type):
+    """Objects of the Meta entries of a class, method, property or argument."""
+    executor = _executor()
+    type_context = executor.object_context(declaring_type)
+    result = []
+    for entry in meta_specs:
+        meta_type = executor.find_class(entry.type_name, declaring_type)
+        values = entry.values(type_context) if entry.values is not None else {}
+        result.append(executor.load_object({meta_type.reference: dict(values or {})}, None,
+                                           context=context))
+    return tuple(result)
+
+
+@specs.name("#property#meta")
+def get_meta(context, provider):
+    if isinstance(provider, MuranoType):
+        return meta_objects(context, provider.spec.meta, provider)
+    if isinstance(provider, (MuranoMethod, MuranoProperty)):
+        return meta_objects(context, provider.spec.meta, provider.declaring_type)
+    if isinstance(provider, MuranoArgument):
+        return meta_objects(context, provider.spec.meta, provider.method.declaring_type)
+    raise yaql_exceptions.NoFunctionRegisteredException("#property#meta")
+
+
+@specs.yaql_property(MuranoType)
+def cardinality(murano_type):
+    return murano_type.spec.cardinality
+
+
+@specs.yaql_property(MuranoType)
+def targets(murano_type):
+    return tuple(murano_type.spec.applies or ())
+
+
+@specs.yaql_property(MuranoType)
+def inherited(murano_type):
+    return murano_type.spec.inherited
+
+
+REFLECTION = (type_name, type_usage, type_version, type_to_reference, methods, properties,
+              ancestors, package, property_name, property_has_default, property_usage,
+              property_declaring_type, property_get_value, property_set_value, method_name,
+              arguments, method_declaring_type, method_invoke, types, package_name,
+              package_version, argument_name, argument_has_default, argument_usage,
+              argument_declaring_method, get_meta, cardinality, targets, inherited)
+
+yaqlization.yaqlize(semantic_version.Version,
+                    whitelist=["major", "minor", "patch", "prerelease", "build"])
+
+
+def register(context, version):
+    """Add these functions to a Format's root context (after the core set)."""
+    for function in (config, config_default, logger, bind, pselect, patch_) + REFLECTION:
+        context.register_function(function)
+    if bridge.is_legacy(version):
+        context.register_function(substr)
+        context.register_function(first_or_default)
+        for name in LEGACY_EXTENSION_METHODS:
+            for spec in utils.to_extension_method(name, context):
+                context.register_function(spec)
+    return context

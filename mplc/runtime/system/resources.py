@@ -1,0 +1,75 @@
+"""io.murano.system.Resources: files of a package's Resources/ folder."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import yaml
+
+from mplc.runtime import bridge, errors
+from mplc.runtime.model import MuranoObject, TypeReference
+from mplc.runtime.natives import native
+from mplc.runtime.system.core import caller_type
+
+RESOURCES = "Resources"
+
+
+class _ResourceLoader(yaml.SafeLoader):
+    """SafeLoader whose timestamps stay strings, as the reference reads resources."""
+
+
+_ResourceLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
+
+
+def package_directory(package) -> str:
+    """The directory a package was loaded from: where its manifest.yaml sits above its classes."""
+    for class_spec in package.class_specs.values():
+        directory = os.path.dirname(class_spec.source_file or "")
+        while directory and directory != os.path.dirname(directory):
+            if os.path.isfile(os.path.join(directory, "manifest.yaml")):
+                return directory
+            directory = os.path.dirname(directory)
+    raise errors.MuranoError(f"Package {package} has no directory to read resources from")
+
+
+def resource_path(package, name: str) -> str:
+    root = os.path.realpath(os.path.join(package_directory(package), RESOURCES))
+    path = os.path.realpath(os.path.join(root, name))
+    if os.path.commonpath([root, path]) != root:
+        raise ValueError(f"Resource {name} is outside the package's Resources folder")
+    return path
+
+
+@native("io.murano.system.Resources")
+class Resources:
+    """Reads resources of the package whose class created it (or of ``owner``'s class)."""
+
+    def __init__(self, context):
+        creator = context[bridge.TYPE] if context is not None else None
+        self.package = None if creator is None else creator.package
+
+    def _package(self, this, context, owner):
+        if owner is not None:
+            return owner.type.package
+        if self.package is not None:
+            return self.package
+        caller = caller_type(context)
+        return (caller or this.type).package
+
+    def string(self, this, context, name: str, owner: TypeReference | MuranoObject | None = None,
+               binary: bool = False):
+        path = resource_path(self._package(this, context, owner), name)
+        if binary:
+            with open(path, "rb") as handle:
+                return handle.read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+
+    def json(self, this, context, name: str, owner: TypeReference | MuranoObject | None = None):
+        return json.loads(self.string(this, context, name, owner))
+
+    def yaml(self, this, context, name: str, owner: TypeReference | MuranoObject | None = None):
+        return yaml.load(self.string(this, context, name, owner), Loader=_ResourceLoader)
+

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "serving on port $1"
