@@ -66,7 +66,8 @@ class ContractContext(contracts.ContractContext):
         return obj.real_this.owner
 
     def load_template(self, model, default_type, exclude_properties):
-        return self.load_object(model, default_type)
+        with self.executor.dry_run_objects():
+            return self.load_object(model, default_type)
 
     def serialize_template(self, obj, exclude_properties):
         from mplc.runtime.serialization import object_to_dict

@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
+import json
 import os
 import sys
 
 import semantic_version
-from yaql.language import utils
+import yaml
+from yaql.language import exceptions as yaql_exceptions, utils
 
 from mplc.runtime import bridge, errors, natives
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
@@ -80,7 +82,8 @@ def _import_package(path: str):
 class Executor:
     _active: list = []
 
-    def __init__(self, package_dirs=(), trace=False):
+    def __init__(self, package_dirs=(), trace=False, class_configs=None):
+        """``class_configs``: the directory of class configuration files (Config properties)."""
         self.packages = {}
         for entry in package_dirs:
             if isinstance(entry, PackageSpec):
@@ -102,6 +105,8 @@ class Executor:
         self.root = None
         self.trace = [] if trace else None
         self.loading = None
+        self.dry_run = False
+        self.class_configs = class_configs
         self._type_contexts = {}
 
     # --- activation -------------------------------------------------------------------------
@@ -109,6 +114,34 @@ class Executor:
     @classmethod
     def current(cls) -> "Executor":
         return cls._active[-1]
+
+    @contextlib.contextmanager
+    def dry_run_objects(self):
+        """Objects loaded meanwhile (template() contracts) are built but never initialised."""
+        outer, self.dry_run = self.dry_run, True
+        try:
+            yield
+        finally:
+            self.dry_run = outer
+
+    def class_config(self, murano_type) -> dict:
+        """Values of the class's Config properties: ``<class_configs>/<name>[-<version>].json|yaml``,
+        the most specific version first (``-1.2.3``, ``-1.2``, ``-1``, then unversioned for 0.x)."""
+        if self.class_configs is None:
+            return {}
+        version = murano_type.version
+        parts = [str(version.major), str(version.minor), str(version.patch)]
+        suffixes = ["-" + ".".join(parts[:count]) for count in (3, 2, 1)]
+        if version.major == 0:
+            suffixes.append("")
+        for suffix in suffixes:
+            for extension in ("json", "yaml"):
+                path = os.path.join(self.class_configs, f"{murano_type.name}{suffix}.{extension}")
+                if os.path.isfile(path):
+                    with open(path, encoding="utf-8") as handle:
+                        loaded = json.load(handle) if extension == "json" else yaml.safe_load(handle)
+                    return loaded if isinstance(loaded, dict) else {}
+        return {}
 
     @contextlib.contextmanager
     def active(self):
@@ -273,7 +306,7 @@ class Executor:
             name = names[index] if index < len(names) else None
             if name is None or name in (varargs_name, kwargs_name):
                 if varargs_name is None:
-                    raise errors.NoMethodFound(method.name)
+                    raise yaql_exceptions.NoMatchingMethodException(method.name, receiver)
                 varargs.append(value)
             else:
                 values[name] = value
@@ -283,7 +316,7 @@ class Executor:
             elif kwargs_name is not None:
                 extra_kwargs[name] = value
             else:
-                raise errors.NoMethodFound(method.name)
+                raise yaql_exceptions.NoMatchingMethodException(method.name, receiver)
         if varargs_name is not None:
             values[varargs_name] = tuple(varargs)
         if kwargs_name is not None:
@@ -305,14 +338,15 @@ class Executor:
 
     # --- objects ----------------------------------------------------------------------------
 
-    def load_object(self, data, owner, default_type=None, scope=None, context=None):
+    def load_object(self, data, owner, default_type=None, scope=None, context=None,
+                    keep_ids=False):
         """Build an object (and the objects inside it) from object-model data, as ``new()`` and
         class() contracts do: properties set twice (references resolved on the second pass),
         then ``.init`` run dependencies-first."""
         from mplc.runtime.loading import LoadSession
         if self.loading is not None:
             return self.loading.load(data, owner, default_type, scope, context)
-        session = LoadSession(self, owner)
+        session = LoadSession(self, owner, keep_ids)
         self.loading = session
         try:
             result = session.load_root(data, default_type, scope, context)
@@ -335,11 +369,11 @@ class Executor:
             if "Objects" in model or "ObjectsCopy" in model or "Attributes" in model:
                 self.attributes_load(model.get("Attributes") or [])
                 objects = model.get("Objects")
-                root = None if objects is None else self.load_object(objects, None)
+                root = None if objects is None else self.load_object(objects, None, keep_ids=True)
                 if model.get("ObjectsCopy"):
-                    self.load_object(model["ObjectsCopy"], None)
+                    self.load_object(model["ObjectsCopy"], None, keep_ids=True)
             else:
-                root = self.load_object(model, None)
+                root = self.load_object(model, None, keep_ids=True)
             self.root = root
             return root
 

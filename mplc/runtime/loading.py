@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from yaql.language import utils
 
-from mplc.runtime import bridge, errors
+from mplc.runtime import bridge, errors, natives
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
-
-
-class ObjectReference:
-    """An object id seen before its object exists (first pass of a model load)."""
-
-    def __init__(self, object_id):
-        self.object_id = object_id
 
 
 def parse_definition(executor, data, scope, context):
@@ -46,15 +39,23 @@ def parse_definition(executor, data, scope, context):
 
 
 class LoadSession:
-    def __init__(self, executor, root_owner):
+    """One object-model load. ``keep_ids``: objects keep the model's ids and ids may name
+    objects loaded before (true for ``Executor.load``); otherwise (``new()``, class() contracts)
+    every object gets a fresh id and model ids only link objects of this load."""
+
+    def __init__(self, executor, root_owner, keep_ids):
         self.executor = executor
         self.root_owner = root_owner
+        self.keep_ids = keep_ids
         self.initializing = False
         self.objects = {}
         self.initializers = []
 
     def get(self, object_id):
-        return self.objects.get(object_id) or self.executor.objects.get(object_id)
+        found = self.objects.get(object_id)
+        if found is None and self.keep_ids:
+            found = self.executor.objects.get(object_id)
+        return found
 
     def load_root(self, data, default_type, scope, context):
         self.initializing = True
@@ -74,11 +75,11 @@ class LoadSession:
         object_id = header.get("id")
         obj = None if object_id is None else self.get(object_id)
         if obj is None:
-            obj = MuranoObject(murano_type, owner, object_id=object_id, name=header.get("name"),
-                               metadata=header.get("metadata"))
+            obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
+                               name=header.get("name"), metadata=header.get("metadata"))
             if header.get("destroyed"):
                 obj.destroyed = True
-            self.objects[obj.object_id] = obj
+            self.objects[object_id or obj.object_id] = obj
         object_context = self.executor.object_context(obj) if context is None else context
         properties = utils.filter_parameters_dict(properties)
         self.initializers.extend(self.initialize(obj, object_context, properties, set()))
@@ -88,6 +89,10 @@ class LoadSession:
         """Set properties (and collect ``.init`` arguments) of one class part, then its parents'."""
         context = context.create_child_context()
         context[bridge.ALLOW_PROPERTY_WRITES] = True
+        config = self.executor.class_config(part.type)
+        for name, prop in part.type.properties.items():
+            if prop.usage == "Config":
+                part.set_property(name, config.get(name, NO_VALUE), dry_run=part.initialized)
         init = part.type.methods.get(".init")
         names = list(part.type.properties)
         if init is not None:
@@ -128,9 +133,15 @@ class LoadSession:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
         result = []
+        runs_init = not (self.initializing or self.executor.dry_run or part.initialized
+                         or part.destroyed)
+        if runs_init:
+            construct = natives.constructor(part, params, context)
+            if construct is not None:
+                result.append(construct)
         for parent in part.parents.values():
             result.extend(self.initialize(parent, context, params, used_names))
-        if not self.initializing and not part.initialized and not part.destroyed:
+        if runs_init:
             result.append(lambda: self._run_init(part, init, init_arguments, context))
         return result
 
