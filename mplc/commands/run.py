@@ -1,7 +1,8 @@
 """``mplc run``: load an object model, call one method, print ONE JSON document (DESIGN.md).
 
 ``{"result", "error": null | {"type", "message"}, "traces", "model"}``; ``--repeat N`` adds
-``seconds_per_call`` (median). Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
+``seconds_per_call`` (median); ``cloud`` is what the simulated cloud recorded (Heat stacks,
+agent plans, status reports, notifications, log), present when it recorded anything. Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def read_model(model: str):
 def main(args) -> int:
     from mplc.api import Runtime
     from mplc.runtime import MuranoError
+    from mplc.runtime.system.cloud import records as simulated_cloud
 
     if not args.all_paths:
         raise UsageError("no --path given")
@@ -77,6 +79,9 @@ def main(args) -> int:
         output["error"] = {"type": error.type_name, "message": str(error)}
     output["traces"] = executor.render(runtime.traces)
     output["model"] = executor.serialize()
+    cloud = simulated_cloud(executor)
+    if any(cloud.values()):
+        output["cloud"] = executor.render(cloud)
     if args.repeat > 1 and timings:
         output["seconds_per_call"] = statistics.median(timings)
     json.dump(output, sys.stdout, indent=1, sort_keys=False, default=str)

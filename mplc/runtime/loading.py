@@ -59,11 +59,13 @@ class LoadSession:
 
     def load_root(self, data, default_type, scope, context):
         self.initializing = True
-        self.load(data, self.root_owner, default_type, scope, context)
+        root = self.load(data, self.root_owner, default_type, scope, context)
         self.initializing = False
-        return self.load(data, self.root_owner, default_type, scope, context)
+        return self.load(data, self.root_owner, default_type, scope, context, root)
 
-    def load(self, data, owner, default_type=None, scope=None, context=None):
+    def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
+        """``existing``: the object the first pass built (the root keeps one object, as in the
+        reference, so objects created in the first pass are owned by the object that stays)."""
         parsed = parse_definition(self.executor, data, scope, context)
         if parsed is None:
             raise ValueError("Invalid object representation format")
@@ -73,7 +75,7 @@ class LoadSession:
         if murano_type is None:
             raise ValueError("Invalid object representation: no type information was provided")
         object_id = header.get("id")
-        obj = None if object_id is None else self.get(object_id)
+        obj = existing if object_id is None else self.get(object_id)
         if obj is None:
             obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
                                name=header.get("name"), metadata=header.get("metadata"))

@@ -146,8 +146,6 @@ class MuranoMethod:
         """Natives (``natives.NativeMethod``) name their MuranoPL parameters; yaql maps them."""
         self.native_parameters = native.parameters
         self.native_defaults = native.defaults
-        self.native_varargs = native.varargs is not None
-        self.native_kwargs = native.kwargs is not None
 
     @property
     def is_static(self):
@@ -555,7 +553,6 @@ def _stub(method, payload, receiver_type):
                 name, yaqltypes.PythonType(object, nullable=True), position=position,
                 default=method.native_defaults.get(name, specs.NO_DEFAULT))
             position += 1
-        has_varargs, has_kwargs = method.native_varargs, method.native_kwargs
     else:
         for name, argument in method.arguments.items():
             slot, slot_position = name, position

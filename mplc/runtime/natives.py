@@ -76,13 +76,13 @@ class NativeFunction:
         self.name = getattr(function, "muranopl_name", camel_case(python_name))
         self.function = function
         self.python_name = python_name
-        parameters = list(inspect.signature(function).parameters.values())[1 if bound else 0:]
+        self.signature = list(inspect.signature(function).parameters.values())[1 if bound else 0:]
         kinds = inspect.Parameter
-        self.injected = [p.name for p in parameters if p.name in INJECTED]
-        exposed = [p for p in parameters if p.name not in INJECTED]
+        exposed = [p for p in self.signature if p.name not in INJECTED]
         self.python_names = {camel_case(p.name): p.name for p in exposed
                              if p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)}
-        self.parameters = list(self.python_names)
+        self.parameters = [camel_case(p.name) for p in exposed
+                           if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
         self.defaults = {camel_case(p.name): p.default for p in exposed if p.default is not kinds.empty}
         self.varargs = next((p.name for p in exposed if p.kind is kinds.VAR_POSITIONAL), None)
         self.kwargs = next((p.name for p in exposed if p.kind is kinds.VAR_KEYWORD), None)
@@ -105,31 +105,48 @@ class NativeFunction:
             raise errors.ContractViolationException(
                 f"[{self.class_name}::{self.name}({name})] {value!r} {error}") from None
 
-    def arguments(self, args, kwargs):
-        """Python (args, kwargs) for MuranoPL arguments, every one checked."""
-        positional = list(args)
-        for name, value in zip(self.parameters, positional):
-            self.check(name, value)
-        for value in positional[len(self.parameters):]:
-            if self.varargs is not None:
-                self.check(self.varargs, value)
-        python_kwargs = {}
-        for name, value in kwargs.items():
-            python_name = self.python_names.get(name)
-            if python_name is None:
-                if self.kwargs is None:
+    def arguments(self, args, kwargs, injected):
+        """Python (args, kwargs) for MuranoPL arguments (each checked) and injected values."""
+        kinds = inspect.Parameter
+        given = dict(zip(self.parameters, args))
+        extra = list(args[len(self.parameters):])
+        if extra and self.varargs is None:
+            raise errors.NoMethodFound(self.name)
+        kwargs = dict(kwargs)
+        positional, python_kwargs = [], {}
+        for parameter in self.signature:
+            if parameter.kind is kinds.VAR_POSITIONAL:
+                for value in extra:
+                    self.check(parameter.name, value)
+                positional.extend(extra)
+                continue
+            if parameter.kind is kinds.VAR_KEYWORD:
+                continue
+            name = camel_case(parameter.name)
+            if parameter.name in INJECTED:
+                value = injected[parameter.name]
+            elif name in given:
+                if name in kwargs:
                     raise errors.NoMethodFound(self.name)
-                python_name = name
-                hint_name = self.kwargs
+                value = given[name]
+                self.check(name, value)
+            elif name in kwargs:
+                value = kwargs.pop(name)
+                self.check(name, value)
+            elif parameter.default is not kinds.empty:
+                value = parameter.default
             else:
-                hint_name = name
-            self.check(hint_name, value)
-            python_kwargs[python_name] = value
+                raise errors.NoMethodFound(self.name)
+            if parameter.kind is kinds.KEYWORD_ONLY:
+                python_kwargs[parameter.name] = value
+            else:
+                positional.append(value)
+        if kwargs and self.kwargs is None:
+            raise errors.NoMethodFound(self.name)
+        for name, value in kwargs.items():
+            self.check(self.kwargs, value)
+            python_kwargs[name] = value
         return positional, python_kwargs
-
-    def injections(self, this, context, executor):
-        available = {"this": this, "context": context, "executor": executor}
-        return {name: available[name] for name in self.injected}
 
 
 class NativeMethod(NativeFunction):
@@ -141,15 +158,13 @@ class NativeMethod(NativeFunction):
         self.is_static = is_static
 
     def __call__(self, call, context, *args, **kwargs):
-        positional, python_kwargs = self.arguments(args, kwargs)
         this = None if self.is_static else call.this.real_this
-        python_kwargs.update(self.injections(this, context, call.executor))
+        injected = {"this": this, "context": context, "executor": call.executor}
+        positional, python_kwargs = self.arguments(args, kwargs, injected)
         if self.is_static:
-            result = self.function(*positional, **python_kwargs)
-        else:
-            state = self.native_class.state(call.this, context, call.executor)
-            result = self.function(state, *positional, **python_kwargs)
-        return bridge.finalize(result)
+            return bridge.finalize(self.function(*positional, **python_kwargs))
+        state = self.native_class.state(call.this, context, call.executor)
+        return bridge.finalize(self.function(state, *positional, **python_kwargs))
 
 
 class NativeClass:
@@ -171,18 +186,14 @@ class NativeClass:
                 self.methods.append(NativeMethod(self, python_name, member, is_static=False))
 
     def construct(self, part, params, context, executor):
-        """Create the native state of ``part`` from the model's properties."""
-        constructor = self.constructor
-        if constructor is None:
+        """Create the native state of ``part`` from the model's properties it names."""
+        if self.constructor is None:
             part.extension = self.cls()
             return
-        kwargs = {}
-        for name in constructor.parameters:
-            if name in params:
-                constructor.check(name, params[name])
-                kwargs[constructor.python_names[name]] = params[name]
-        kwargs.update(constructor.injections(part.real_this, context, executor))
-        part.extension = self.cls(**kwargs)
+        known = {name: params[name] for name in self.constructor.python_names if name in params}
+        injected = {"this": part.real_this, "context": context, "executor": executor}
+        positional, kwargs = self.constructor.arguments((), known, injected)
+        part.extension = self.cls(*positional, **kwargs)
 
     def state(self, part, context, executor):
         if part.extension is None:
