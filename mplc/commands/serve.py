@@ -179,6 +179,8 @@ class FormsHandler(BaseHTTPRequestHandler):
     def send_error(self, code, message=None, explain=None) -> None:
         """http.server's own errors (bad request line, headers too long) as JSON too."""
         self.close_connection = True
+        if self.request_version == "HTTP/0.9":  # unparsable request line: answer with headers
+            self.request_version = "HTTP/1.0"
         self._send(HTTPStatus(code), _error(HTTPStatus(code).phrase.replace(" ", ""),
                                             message or HTTPStatus(code).description))
 

