@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import random
 import string
+import time
 
 from yaql.language import expressions, specs, utils, yaqltypes
 
@@ -218,6 +219,8 @@ def call_func(context, op_dot, base, name, args, kwargs, receiver=utils.NO_VALUE
 @specs.parameter("ignore_upcasts", bool)
 def dump(obj, serialization_type="Serializable", ignore_upcasts=True):
     from mplc.runtime.serialization import object_to_dict
+    if serialization_type not in ("Serializable", "Inline", "Mixed"):
+        raise ValueError("Invalid Serialization Type")
     return object_to_dict(obj.real_this if ignore_upcasts else obj, serialization_type)
 
 
@@ -241,9 +244,26 @@ def format_(format_, *args, **kwargs):
     return _FORMATTER.format(format_, *args, **kwargs)
 
 
-@specs.parameter("length", int)
-def random_name(length=10):
-    return "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(length))
+_DIGITS_36 = string.digits + string.ascii_lowercase
+_random_name_counter = 0
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = _DIGITS_36[digit] + digits
+        if not number:
+            return digits
+
+
+def random_name():
+    """A short unique host name, shaped as the reference's: 5 random letters, the time in
+    milliseconds in base 36 (8 digits), a counter in base 36 (1-2 digits, cycling)."""
+    global _random_name_counter
+    _random_name_counter = _random_name_counter % 1295 + 1
+    prefix = "".join(random.choice(string.ascii_lowercase) for _ in range(5))
+    return prefix + _base36(int(time.time() * 1000))[:8] + _base36(_random_name_counter)
 
 
 @specs.parameter("value", yaqltypes.String())
