@@ -24,6 +24,9 @@ def object_to_dict(obj, serialization_type="Serializable", seen=None):
         for name, prop in part.type.properties.items():
             if name in obj.properties and prop.usage not in HIDDEN_USAGES:
                 result[name] = _value(obj.properties[name], obj, serialization_type, seen)
+    if serialization_type == "Inline":
+        return {obj.type.reference: result, "id": obj.object_id, "name": obj.name,
+                "metadata": obj.metadata}
     header = {"type": type_string(obj.type) if serialization_type != "Mixed" else obj.type.reference,
               "id": obj.object_id, "name": obj.name}
     if obj.metadata is not None:
