@@ -327,8 +327,28 @@ class Rethrow:
     pos: Pos
 
 
+@dataclass(frozen=True, slots=True)
+class Fail:
+    """A statement the reference accepts when it loads the class but that fails whenever it runs
+    (an assignment to ``$``, a function call as an assignment target, a broken statement inside a
+    Match or Switch case, which the reference reads only when the case runs).
+
+    ``value`` (an assignment's right-hand side, or None) is evaluated first, as the reference
+    does; then the reference's exception ``error`` (its class name: ``ValueError``,
+    ``InvalidLhsTargetError``, ``NoFunctionRegisteredException``, ``SyntaxError`` ...) is raised,
+    built from ``detail``, the argument the reference passes to its constructor (a message, the
+    name of a function, an assignment target; None for none). docs/diagnostics.md lists which
+    source produces which error.
+    """
+
+    error: str
+    detail: str | None
+    value: Value | None
+    pos: Pos
+
+
 Statement = Union[ExpressionStatement, Assignment, Return, Break, Continue, Do, If, While, For,
-                  Repeat, Match, Switch, Parallel, Throw, Try, Rethrow]
+                  Repeat, Match, Switch, Parallel, Throw, Try, Rethrow, Fail]
 
 
 # ---------------------------------------------------------------------------------------------

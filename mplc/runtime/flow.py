@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 import greenlet
+from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors
@@ -298,6 +299,24 @@ def misplaced(kind: str) -> Exception:
     if kind == "Rethrow":
         return TypeError("Rethrow must be inside Catch")
     return errors.DslInvalidOperationError(f"{kind} cannot be used on method level")
+
+
+_FAILURES = {
+    "ValueError": ValueError, "TypeError": TypeError, "KeyError": KeyError,
+    "SyntaxError": SyntaxError, "DslSyntaxError": errors.DslSyntaxError,
+    "DslContractSyntaxError": errors.DslContractSyntaxError,
+    "DslInvalidOperationError": errors.DslInvalidOperationError,
+    "InvalidLhsTargetError": errors.InvalidLhsTargetError,
+    "NoFunctionRegisteredException": yaql_exceptions.NoFunctionRegisteredException,
+    "NoMatchingFunctionException": yaql_exceptions.NoMatchingFunctionException,
+}
+
+
+def failure(error: str, detail: str | None) -> Exception:
+    """The error of a statement that always fails when it runs (``ir.Fail``): the reference's
+    exception class ``error``, built from the same constructor argument."""
+    exception_class = _FAILURES[error]
+    return exception_class() if detail is None else exception_class(detail)
 
 
 def exception_value(exception):
