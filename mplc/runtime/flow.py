@@ -7,10 +7,10 @@ import sys
 
 import greenlet
 from yaql.language import exceptions as yaql_exceptions
-from yaql.language import utils
+from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import bridge, errors
-from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
+from mplc.runtime.model import MuranoObject, MuranoType, TypeParameter, TypeReference
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -171,9 +171,7 @@ def _assign(context, destination, value):
     engine = context[bridge.ENGINE]
     name = _variable_name(destination.root)
     if name is None:
-        base = destination.root(utils.NO_VALUE, context, engine)
-        if not isinstance(base, (MuranoObject, TypeReference, MuranoType)) or not destination.steps:
-            raise errors.InvalidLhsTargetError(destination.source)
+        base = _target_root(destination, context, engine)
     if not destination.steps:
         _set_variable(context, name, value, destination.source)
         return
@@ -191,6 +189,98 @@ def _assign(context, destination, value):
     if name is None:
         raise errors.InvalidLhsTargetError(destination.source)
     _set_variable(context, name, value, destination.source)
+
+
+class _Slot:
+    """A value reached in an assignment target, as the reference's target evaluation sees it."""
+
+    __slots__ = ("read", "is_type")
+
+    def __init__(self, read, is_type=False):
+        self.read = read
+        self.is_type = is_type
+
+
+ROOT_CONTEXT = "#root_context"
+
+
+@specs.parameter("name", yaqltypes.StringConstant())
+@specs.name("#get_context_data")
+def _target_variable(context, name):
+    return _Slot(lambda: context[ROOT_CONTEXT][name])
+
+
+@specs.parameter("slot", _Slot)
+@specs.parameter("key", yaqltypes.Keyword())
+@specs.name("#operator_.")
+def _target_attribute(context, slot, key):
+    return _Slot(lambda: _get_attribute(slot.read(), key, context[ROOT_CONTEXT]))
+
+
+@specs.parameter("slot", _Slot)
+@specs.parameter("index", yaqltypes.Lambda(with_context=True))
+@specs.name("#indexer")
+def _target_index(context, slot, index):
+    key = index(context[ROOT_CONTEXT])
+    return _Slot(lambda: _step_get(slot.read(), "index", key, context[ROOT_CONTEXT]))
+
+
+@specs.parameter("prefix", yaqltypes.Keyword())
+@specs.parameter("name", yaqltypes.Keyword())
+@specs.name("#operator_:")
+def _target_namespaced_type(context, prefix, name):
+    scope = context[bridge.NAMES_SCOPE]
+    reference = scope.executor.find_class(f"{prefix}:{name}", scope).reference
+    return _Slot(lambda: reference, is_type=True)
+
+
+@specs.parameter("name", yaqltypes.Keyword())
+@specs.name("#unary_operator_:")
+def _target_own_namespace_type(context, name):
+    return _target_namespaced_type(context, "", name)
+
+
+@specs.parameter("object_", MuranoObject)
+@specs.name("type")
+def _target_type_of(object_):
+    reference = object_.real_this.type.reference
+    return _Slot(lambda: reference, is_type=True)
+
+
+@specs.parameter("cls", TypeParameter())
+@specs.name("type")
+def _target_type_named(cls):
+    return _Slot(lambda: cls, is_type=True)
+
+
+_TARGET_FUNCTIONS = (_target_variable, _target_attribute, _target_index, _target_namespaced_type,
+                     _target_own_namespace_type, _target_type_of, _target_type_named)
+_target_context = None
+
+
+def _target_root(destination, context, engine):
+    """The object or type an assignment target not starting at a variable writes into.
+
+    The root is evaluated as the reference evaluates targets: only variables, ``.``, indexing,
+    ``ns:Name`` and ``type()`` exist, and each yields a slot rather than a value (so
+    ``type($this)`` finds no matching ``type``); a ``ns:Name`` resolved at compile time is the
+    type itself."""
+    global _target_context
+    if _target_context is None:
+        _target_context = bridge.empty_context()
+        for function in _TARGET_FUNCTIONS:
+            _target_context.register_function(function)
+    target_context = _target_context.create_child_context()
+    target_context[ROOT_CONTEXT] = context
+    target_context[bridge.NAMES_SCOPE] = context[bridge.NAMES_SCOPE]
+    root = destination.root(utils.NO_VALUE, target_context, engine)
+    if isinstance(root, _Slot):
+        root = root.read()
+    elif not isinstance(root, TypeReference):
+        raise errors.InvalidLhsTargetError(destination.source)
+    if not destination.steps:
+        raise errors.InvalidLhsTargetError(destination.source)
+    return root
 
 
 def _step_get(source, kind, key, context):
