@@ -5,7 +5,8 @@ from __future__ import annotations
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.model import (NO_VALUE, MuranoObject, MuranoType, TypeReference,
+                                designer_attributes)
 
 
 def parse_definition(executor, data, scope, context):
@@ -81,6 +82,7 @@ class LoadSession:
                                name=header.get("name"), metadata=header.get("metadata"))
             if header.get("destroyed"):
                 obj.destroyed = True
+            obj.designer_attributes = designer_attributes(header)
             self.objects[object_id or obj.object_id] = obj
         object_context = self.executor.object_context(obj) if context is None else context
         properties = utils.filter_parameters_dict(properties)

@@ -1,58 +1,161 @@
-"""Object model out: serialising objects, rendering results, destroying unreachable objects."""
+"""Object model out: serialising objects, rendering results, destroying unreachable objects.
+
+Serialisation follows the reference's passes: an object is written inline under the object
+that owns it; an object met elsewhere first is a reference, and one that no owner chain wrote
+is moved inline to its first reference; what is left becomes the referenced object's id (or
+is dropped, where the reference drops it, for objects written nowhere).
+"""
 
 from __future__ import annotations
+
+import collections
 
 from yaql.language import utils
 
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 HIDDEN_USAGES = ("Runtime", "Config")
+DUMP_TYPES = ("Serializable", "Inline", "Mixed")
 
 
 def type_string(murano_type) -> str:
+    if isinstance(murano_type, TypeReference):
+        murano_type = murano_type.type
     return f"{murano_type.name}/{murano_type.version}@{murano_type.package.name}"
 
 
-def object_to_dict(obj, serialization_type="Serializable", seen=None):
-    """The reference's object dump: properties of every class part (Runtime/Config hidden),
-    objects owned by ``obj`` inline, other objects as their ids."""
-    obj = obj.real_this
-    seen = set() if seen is None else seen
-    seen.add(obj)
-    result = {}
-    for part in reversed(list(obj.parts())):
-        for name, prop in part.type.properties.items():
-            if name in obj.properties and prop.usage not in HIDDEN_USAGES:
-                result[name] = _value(obj.properties[name], obj, serialization_type, seen)
-    if serialization_type == "Inline":
-        return {obj.type.reference: result, "id": obj.object_id, "name": obj.name,
-                "metadata": obj.metadata}
-    header = {"type": type_string(obj.type) if serialization_type != "Mixed" else obj.type.reference,
-              "id": obj.object_id, "name": obj.name}
-    if obj.metadata is not None:
-        header["metadata"] = obj.metadata
-    if obj.destroyed:
-        header["destroyed"] = True
-    result["?"] = header
-    return result
+class _Reference:
+    """An object met where it is not owned: resolved after the tree is built."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
 
 
-def _value(value, container, serialization_type, seen):
-    if isinstance(value, MuranoObject):
-        value = value.real_this
-        if value.owner is container and value not in seen:
-            return object_to_dict(value, serialization_type, seen)
-        return value.object_id
-    if isinstance(value, TypeReference):
-        return value.type.name
-    if isinstance(value, MuranoType):
-        return value.name
-    if isinstance(value, utils.MappingType):
-        return {_value(k, container, serialization_type, seen): _value(v, container, serialization_type, seen)
-                for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_value(v, container, serialization_type, seen) for v in value]
-    return value
+class _Writer:
+    def __init__(self, serialization_type="Serializable", designer=False, allow_refs=False):
+        if serialization_type not in DUMP_TYPES:
+            raise ValueError("Invalid Serialization Type")
+        self.serialization_type = serialization_type
+        self.designer = designer
+        self.allow_refs = allow_refs
+        self.written = set()
+        self.references = []
+
+    def tree(self, root):
+        root = root.real_this
+        result = self.object(root)
+        while self.references:
+            pending, self.references = self.references, []
+            moved = False
+            for container, key, reference in pending:
+                obj = reference.obj
+                if obj.object_id in self.written or (
+                        self.allow_refs and obj.owner is not None):
+                    self.references.append((container, key, reference))
+                    continue
+                container[key] = self.object(obj)
+                moved = True
+            if not moved:
+                break
+        self._finish_references()
+        return result
+
+    def _finish_references(self):
+        dropped = collections.defaultdict(list)
+        for container, key, reference in self.references:
+            if reference.obj.object_id in self.written or self.allow_refs:
+                container[key] = reference.obj.object_id
+            else:
+                dropped[id(container)].append((container, key))
+        for entries in dropped.values():
+            container = entries[0][0]
+            if isinstance(container, list):
+                for _, index in sorted(entries, key=lambda entry: entry[1], reverse=True):
+                    del container[index]
+            else:
+                for _, key in entries:
+                    del container[key]
+        self.references = []
+
+    def object(self, obj):
+        self.written.add(obj.object_id)
+        properties = {}
+        for part in _parts_parents_first(obj):
+            for name, prop in part.type.properties.items():
+                if name in obj.properties and prop.usage not in HIDDEN_USAGES:
+                    properties[name] = obj.properties[name]
+        result = {}
+        for name, value in properties.items():
+            result[name] = self.value(value, obj, result, name)
+        header = self.header(obj)
+        if self.serialization_type == "Inline":
+            return {obj.type: result, **header}
+        result["?"] = header
+        return result
+
+    def header(self, obj):
+        murano_type = obj.type if self.serialization_type != "Serializable" else type_string(obj.type)
+        header = {"type": murano_type, "id": obj.object_id, "name": obj.name,
+                  "metadata": obj.metadata}
+        if obj.destroyed:
+            header["destroyed"] = True
+        dependencies = [{"subscriber": subscriber.object_id, "handler": handler}
+                        for subscriber, handler in obj.destruction_dependencies
+                        if not (subscriber.destroyed or subscriber.doomed)]
+        if dependencies and self.designer:
+            header["dependencies"] = {"onDestruction": dependencies}
+        if self.designer:
+            header.update(obj.designer_attributes)
+        return header
+
+    def value(self, value, parent, container, key):
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            return value
+        if isinstance(value, MuranoObject):
+            value = value.real_this
+            if value.owner is parent and value.object_id not in self.written:
+                return self.object(value)
+            self.references.append((container, key, _Reference(value)))
+            return None
+        if isinstance(value, (MuranoType, TypeReference)):
+            return type_string(value)
+        if isinstance(value, utils.MappingType):
+            result = {}
+            for item_key, item in value.items():
+                if isinstance(item_key, (MuranoType, TypeReference)):
+                    item_key = type_string(item_key)
+                result[item_key] = self.value(item, parent, result, item_key)
+            return result
+        if isinstance(value, (list, tuple, set, frozenset)):
+            result = []
+            for index, item in enumerate(value):
+                result.append(self.value(item, parent, result, index))
+            return result
+        return value
+
+
+def _parts_parents_first(obj):
+    """Class parts in the order the reference writes their properties: parents first."""
+    order = []
+    seen = set()
+
+    def visit(part):
+        for parent in part.parents.values():
+            if parent.type not in seen:
+                visit(parent)
+        if part.type not in seen:
+            seen.add(part.type)
+            order.append(part)
+
+    visit(obj)
+    return order
+
+
+def object_to_dict(obj, serialization_type="Serializable", allow_refs=True):
+    """``dump()``: the object and what it owns; other objects as their ids."""
+    return _Writer(serialization_type, allow_refs=allow_refs).tree(obj)
 
 
 def render(value, seen=None):
@@ -70,14 +173,20 @@ def render(value, seen=None):
         return [render(v) for v in value]
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
     return str(value)
 
 
 def serialize_model(executor) -> dict:
-    attributes = [[object_id, owner, name, value]
+    """``{"Objects", "Attributes"}`` as the engine writes a deployment's result back."""
+    if executor.root is None:
+        return {"Objects": None, "Attributes": []}
+    writer = _Writer(designer=True)
+    objects = writer.tree(executor.root)
+    attributes = [[object_id, owner, name, render(value)]
                   for (object_id, owner, name), value in executor.attributes.items()
-                  if object_id in executor.objects]
-    objects = None if executor.root is None else object_to_dict(executor.root)
+                  if object_id in writer.written]
     return {"Objects": objects, "Attributes": attributes}
 
 
@@ -112,27 +221,67 @@ def reachable(executor):
     return found
 
 
+def destruction_order(doomed):
+    """Groups of doomed objects, earliest first: an object comes after its owner and after the
+    objects subscribed to its destruction (the reference's topological order)."""
+    doomed_set = set(doomed)
+    level = {}
+
+    def depth(obj, visiting=()):
+        if obj in level:
+            return level[obj]
+        if obj in visiting:
+            return 0
+        subscribers = [obj.owner.real_this] if obj.owner is not None else []
+        subscribers += [s for s, _ in obj.destruction_dependencies if s not in subscribers]
+        result = 1 + max((depth(s, visiting + (obj,)) for s in subscribers if s in doomed_set),
+                         default=0)
+        level[obj] = result
+        return result
+
+    groups = collections.defaultdict(list)
+    for obj in doomed:
+        groups[depth(obj)].append(obj)
+    return [groups[key] for key in sorted(groups)]
+
+
 def collect_garbage(executor) -> int:
-    """Destroy objects nothing reachable refers to, owned objects before their owners,
-    running every ``.destroy`` (own class first, then ancestors); errors in them are muted."""
+    """Destroy objects nothing reachable refers to: destruction handlers of subscribers run
+    first (publishers earliest), then every ``.destroy`` (own class first, then ancestors),
+    objects owned by doomed objects before their owners; errors in them are muted, as in the
+    reference."""
     alive = reachable(executor)
     doomed = [obj for obj in executor.objects.values() if obj not in alive and not obj.destroyed]
-    depth = {}
+    for obj in doomed:
+        obj.doomed = True
+    groups = destruction_order(doomed)
+    for group in groups:
+        for obj in group:
+            _signal_subscribers(executor, obj)
+    for group in reversed(groups):
+        for obj in group:
+            _destroy(executor, obj)
+    return len(doomed)
 
-    def owner_depth(obj):
-        if obj not in depth:
-            owner = obj.owner
-            depth[obj] = 0 if owner is None or owner.real_this not in doomed else owner_depth(owner.real_this) + 1
-        return depth[obj]
 
-    for obj in sorted(doomed, key=owner_depth, reverse=True):
-        for method in obj.type.find_methods(lambda m: m.name == ".destroy"):
+def _signal_subscribers(executor, obj):
+    for subscriber, handler in list(obj.destruction_dependencies):
+        if handler and subscriber.initialized and not subscriber.destroyed:
             try:
-                executor.call_method(method, obj.cast(method.declaring_type))
+                method = subscriber.type.find_single_method(handler)
+                executor.call_method(method, subscriber.cast(method.declaring_type), (obj,))
             except Exception:  # noqa: BLE001 - the reference mutes (and logs) these
                 pass
-        obj.destroyed = True
-        for part in obj.parts():
-            part.destroyed = True
-        del executor.objects[obj.object_id]
-    return len(doomed)
+    obj.destruction_dependencies = []
+
+
+def _destroy(executor, obj):
+    for method in obj.type.find_methods(lambda m: m.name == ".destroy"):
+        try:
+            executor.call_method(method, obj.cast(method.declaring_type))
+        except Exception:  # noqa: BLE001 - the reference mutes (and logs) these
+            pass
+    obj.destroyed = True
+    for part in obj.parts():
+        part.destroyed = True
+    executor.objects.pop(obj.object_id, None)

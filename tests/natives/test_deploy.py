@@ -1,0 +1,84 @@
+"""A whole deployment with the bundled core library and the simulated cloud, through ``mplc run``."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+APPS = os.path.join(DATA, "deploy_apps")
+ENVIRONMENT = os.path.join(DATA, "environment.json")
+
+
+def mplc_run(model_path, cache_dir):
+    env = dict(os.environ, MPLC_CACHE_DIR=str(cache_dir))
+    completed = subprocess.run(
+        [sys.executable, "-m", "mplc.cli", "run", "--path", APPS, "--model", model_path,
+         "--method", "deploy"], capture_output=True, text=True, env=env)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return json.loads(completed.stdout)
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory):
+    return mplc_run(ENVIRONMENT, tmp_path_factory.mktemp("cache"))
+
+
+def test_deploy_succeeds(deployed):
+    assert deployed["error"] is None
+
+
+def test_heat_template_holds_both_instances_and_the_network(deployed):
+    (stack,) = deployed["cloud"]["stacks"].values()
+    resources = stack["template"]["resources"]
+    servers = {name: r["properties"] for name, r in resources.items() if r["type"] == "OS::Nova::Server"}
+    assert sorted(servers) == ["db-vm", "web-vm"]
+    assert servers["web-vm"]["flavor"] == "m1.small"
+    assert "queue=eenv-hweb-vm" in servers["web-vm"]["user_data"]
+    types = sorted(r["type"] for r in resources.values())
+    assert "OS::Neutron::Net" in types and "OS::Neutron::SecurityGroup" in types
+    assert stack["pushes"] >= 2 and not stack["deleted"]
+
+
+def test_agent_plans_are_recorded_with_resource_files(deployed):
+    plans = deployed["cloud"]["agentPlans"]
+    assert [p["host"] for p in plans] == ["web-vm", "db-vm"]
+    web_plan = plans[0]["plan"]
+    assert web_plan["Parameters"] == {"port": 8080}
+    (entry_file,) = web_plan["Files"].values()
+    assert entry_file == {"Name": "deployWeb.sh", "BodyType": "Text",
+                          "Body": '#!/bin/sh\necho "serving on port $1"\n'}
+    assert web_plan["Scripts"]["deploy"]["EntryPoint"] in web_plan["Files"]
+    assert plans[1]["plan"]["Parameters"]["command"] == "createdb orders"
+
+
+def test_reports_notifications_and_log(deployed):
+    cloud = deployed["cloud"]
+    assert [r["text"] for r in cloud["reports"]] == [
+        "Creating the web server VM", "Web server is at 10.0.0.12:8080", "Database is ready"]
+    assert {"logger": "com.example.deploy", "level": "INFO",
+            "message": "Deploying database orders"} in cloud["log"]
+    events = [(n["event"], n["instance"]) for n in cloud["notifications"]]
+    assert ("trackCloudInstance", "web-vm") in events
+
+
+def test_model_after_deploy_keeps_ids_outputs_attributes_and_designer_data(deployed):
+    model = deployed["model"]
+    root = model["Objects"]
+    assert root["?"]["_26411a1861294160833743e45d0eaad9"] == {"name": "designer data"}
+    web, db = root["applications"]
+    assert (web["?"]["id"], db["?"]["id"]) == ("web", "db")
+    assert web["database"] == "db"
+    assert web["instance"]["ipAddresses"] == ["10.0.0.12"]
+    assert ["web", "com.example.deploy.WebServer", "deployed", True] in model["Attributes"]
+
+
+def test_redeploy_of_the_written_model_sees_its_attributes(deployed, tmp_path):
+    model_path = tmp_path / "model.json"
+    model_path.write_text(json.dumps(deployed["model"]))
+    again = mplc_run(str(model_path), tmp_path / "cache")
+    assert again["error"] is None
+    assert "Creating the web server VM" not in [r["text"] for r in again["cloud"]["reports"]]
+    assert again["model"]["Objects"]["applications"][0]["?"] == deployed["model"]["Objects"]["applications"][0]["?"]
