@@ -363,9 +363,9 @@ class Executor:
 
     def load(self, model):
         """Load an object model: a dict with ``?``, or a document with ``Objects``."""
+        from mplc.runtime.serialization import check_model
         with self.active():
-            if not isinstance(model, dict):
-                raise TypeError("An object model must be a mapping")
+            check_model(self, model)
             if "Objects" in model or "ObjectsCopy" in model or "Attributes" in model:
                 self.attributes_load(model.get("Attributes") or [])
                 objects = model.get("Objects")

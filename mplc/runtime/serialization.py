@@ -1,4 +1,5 @@
-"""Object model out: serialising objects, rendering results, destroying unreachable objects.
+"""Object models in and out: checking a model before it loads, serialising objects, rendering
+results, destroying unreachable objects.
 
 Serialisation follows the reference's passes: an object is written inline under the object
 that owns it; an object met elsewhere first is a reference, and one that no owner chain wrote
@@ -12,10 +13,123 @@ import collections
 
 from yaql.language import utils
 
+from mplc.runtime import errors
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 HIDDEN_USAGES = ("Runtime", "Config")
 DUMP_TYPES = ("Serializable", "Inline", "Mixed")
+
+
+class InvalidObjectModel(errors.MuranoError):
+    """A model that cannot load as written; the message names every problem with its path."""
+
+    def __init__(self, problems):
+        super().__init__("Invalid object model:\n" + "\n".join(f"  {p}" for p in problems))
+        self.problems = list(problems)
+
+
+DOCUMENT_KEYS = ("Objects", "ObjectsCopy", "Attributes")
+HEADER_TEXT_FIELDS = ("id", "name", "classVersion", "package")
+
+
+class _ModelChecker:
+    """Finds what would make a model fail or load differently than written: a malformed
+    ``?``, an unknown class, a property no class of the object declares, an id used twice."""
+
+    def __init__(self, executor):
+        self.executor = executor
+        self.problems = []
+        self.ids = {}
+        self.declared = {}
+
+    def document(self, model):
+        if not isinstance(model, dict):
+            self.problems.append(f"$: an object model is a mapping, not {type(model).__name__}")
+        elif any(key in model for key in DOCUMENT_KEYS):
+            for key in model:
+                if key not in DOCUMENT_KEYS:
+                    self.problems.append(f"$.{key}: unknown document entry")
+            for key in ("Objects", "ObjectsCopy"):
+                if model.get(key) is not None:
+                    self.ids = {}
+                    self.object(model[key], key)
+            self.attributes(model.get("Attributes") or [])
+        else:
+            self.object(model, "$")
+        return self.problems
+
+    def attributes(self, records):
+        if not isinstance(records, list):
+            self.problems.append("Attributes: a list of [id, class, name, value] records")
+            return
+        for index, record in enumerate(records):
+            if not (isinstance(record, list) and len(record) == 4 and isinstance(record[0], str)):
+                self.problems.append(f"Attributes[{index}]: not an [id, class, name, value] record")
+
+    def object(self, data, path):
+        header = data.get("?")
+        if not isinstance(header, dict):
+            self.problems.append(f"{path}.?: a mapping with type and id, not {header!r}")
+            return
+        for field in HEADER_TEXT_FIELDS:
+            if header.get(field) is not None and not isinstance(header[field], str):
+                self.problems.append(f"{path}.?.{field}: a string, not {header[field]!r}")
+        object_id = header.get("id")
+        if isinstance(object_id, str):
+            if object_id in self.ids:
+                self.problems.append(f"{path}: id {object_id!r} is already used at {self.ids[object_id]}")
+            else:
+                self.ids[object_id] = path
+        type_name = header.get("type")
+        if not isinstance(type_name, str) or not type_name:
+            self.problems.append(f"{path}.?.type: a class name is required")
+            return
+        declared = self.declared_names(type_name.partition("/")[0], path)
+        for key, value in data.items():
+            if key == "?":
+                continue
+            if declared is not None and key not in declared:
+                self.problems.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property {key!r}")
+            self.value(value, f"{path}.{key}")
+
+    def value(self, value, path):
+        if isinstance(value, dict):
+            if "?" in value:
+                self.object(value, path)
+            else:
+                for key, item in value.items():
+                    self.value(item, f"{path}[{key!r}]")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                self.value(item, f"{path}[{index}]")
+
+    def declared_names(self, class_name, path):
+        if class_name not in self.declared:
+            try:
+                murano_type = self.executor.find_class(class_name)
+            except errors.NoClassFound:
+                self.declared[class_name] = None
+                self.problems.append(f"{path}.?.type: class {class_name!r} is not found")
+                return None
+            names = set()
+            for part_type in (murano_type, *murano_type.ancestors()):
+                names.update(part_type.properties)
+                init = part_type.methods.get(".init")
+                if init is not None:
+                    names.update(init.arguments)
+                if part_type.native_class is not None and part_type.native_class.constructor:
+                    names.update(part_type.native_class.constructor.python_names)
+            self.declared[class_name] = names
+        elif self.declared[class_name] is None:
+            self.problems.append(f"{path}.?.type: class {class_name!r} is not found")
+        return self.declared[class_name]
+
+
+def check_model(executor, model) -> None:
+    """Raise InvalidObjectModel listing every problem of ``model`` (see ``_ModelChecker``)."""
+    problems = _ModelChecker(executor).document(model)
+    if problems:
+        raise InvalidObjectModel(problems)
 
 
 def type_string(murano_type) -> str:
