@@ -43,14 +43,15 @@ def _full_name(package_directory: str) -> str | None:
 
 
 def compile_sources(path: str, cache_dir: str, default_format: str | None = None,
-                    warnings: list[Diagnostic] | None = None) -> list[str]:
+                    warnings: list[Diagnostic] | None = None, fast_paths: bool = True) -> list[str]:
     """Compile the packages at ``path`` into the cache (once per cache key); their directories.
 
     Raises ``CompileError`` with every diagnostic when the front end reports errors.
     """
     from mplc.frontend import load_packages
 
-    output = os.path.join(cache_dir, cache_key(path, f"default_format={default_format}")[:32])
+    output = os.path.join(cache_dir, cache_key(path, f"default_format={default_format}",
+                                               f"fast_paths={fast_paths}")[:32])
     index = os.path.join(output, _CACHE_INDEX)
     try:
         with open(index, encoding="utf-8") as handle:
@@ -63,16 +64,32 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
         raise CompileError(sink.diagnostics)
     if warnings is not None:
         warnings.extend(sink.diagnostics)
-    directories = [write_package(package, output)[0] for package in packages]
+    directories = [write_package(package, output, fast_paths=fast_paths)[0] for package in packages]
     with open(index + ".tmp", "w", encoding="utf-8") as handle:
         json.dump([os.path.basename(directory) for directory in directories], handle)
     os.replace(index + ".tmp", index)
     return directories
 
 
+def compile_packages(paths: Iterable[str], output: str, *, force: bool = False,
+                     fast_paths: bool = True, emit_source: bool = False,
+                     default_format: str | None = None) -> list[str]:
+    """``mplc compile`` as a function: the written package directories under ``output``.
+
+    ``force`` rewrites packages whose output is up to date. Raises ``CompileError``."""
+    from mplc.frontend import load_packages
+
+    sink = DiagnosticSink()
+    packages = load_packages(list(paths), sink, default_format=default_format)
+    if sink.has_errors:
+        raise CompileError(sink.diagnostics)
+    return [write_package(package, output, emit_source=emit_source, fast_paths=fast_paths, force=force)[0]
+            for package in packages]
+
+
 def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
                      default_format: str | None = None,
-                     warnings: list[Diagnostic] | None = None) -> list[str]:
+                     warnings: list[Diagnostic] | None = None, fast_paths: bool = True) -> list[str]:
     """Compiled package directories for ``paths``, plus the bundled core library when none is given
     (without it the runtime falls back to its native io.murano.Object)."""
     cache_dir = cache_dir or default_cache_dir()
@@ -80,10 +97,11 @@ def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
     for path in paths:
         compiled = _compiled_packages(path)
         if compiled is None:
-            compiled = compile_sources(path, cache_dir, default_format, warnings)
+            compiled = compile_sources(path, cache_dir, default_format, warnings, fast_paths)
         directories.extend(compiled)
     if os.path.isdir(CORE_LIBRARY_PATH) and not any(_full_name(d) == CORE_LIBRARY for d in directories):
-        directories.extend(compile_sources(CORE_LIBRARY_PATH, cache_dir, warnings=warnings))
+        directories.extend(compile_sources(CORE_LIBRARY_PATH, cache_dir, warnings=warnings,
+                                           fast_paths=fast_paths))
     return directories
 
 
@@ -95,15 +113,16 @@ class Runtime:
     """
 
     def __init__(self, paths: Iterable[str] | str, *, cache_dir: str | None = None,
-                 default_format: str | None = None, trace: bool = False):
-        """``trace=True`` defines a global ``trace(value)`` collecting into ``rt.traces``."""
+                 default_format: str | None = None, trace: bool = False, fast_paths: bool = True):
+        """``trace=True`` defines a global ``trace(value)`` collecting into ``rt.traces``;
+        ``fast_paths=False`` compiles source packages with every expression fast path off."""
         from mplc.runtime import Executor
 
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         self.warnings: list[Diagnostic] = []
         self.package_dirs = resolve_packages([os.fspath(path) for path in paths], cache_dir,
-                                             default_format, self.warnings)
+                                             default_format, self.warnings, fast_paths)
         self.executor = Executor(self.package_dirs, trace=trace)
 
     def load(self, model: Any) -> "MuranoObjectProxy":

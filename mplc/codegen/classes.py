@@ -26,10 +26,10 @@ def _strings(at: PyAst, values) -> ast.expr:
 class ClassModuleCompiler:
     """Compiles one ``ir.Class`` into the module docs/compiled-modules.md describes."""
 
-    def __init__(self, cls: ir.Class, format_version: str):
+    def __init__(self, cls: ir.Class, format_version: str, fast_paths: bool = True):
         self.cls = cls
         self.format_version = format_version
-        self.builder = ModuleBuilder()
+        self.builder = ModuleBuilder(fast_paths, legacy=is_legacy_format(format_version))
         self.statements = StatementCompiler(self.builder)
         self.contracts = ContractCompiler(self.builder.hoist_expression)
 
@@ -128,8 +128,14 @@ class ClassModuleCompiler:
         )
 
 
-def class_module(cls: ir.Class, format_version: str) -> ast.Module:
-    return ClassModuleCompiler(cls, format_version).module()
+def is_legacy_format(format_version: str) -> bool:
+    """Formats up to 1.1 evaluate with yaql's legacy library (the runtime's ``engine_for``)."""
+    major, minor = (int(part) for part in format_version.split(".")[:2])
+    return (major, minor) <= (1, 1)
+
+
+def class_module(cls: ir.Class, format_version: str, fast_paths: bool = True) -> ast.Module:
+    return ClassModuleCompiler(cls, format_version, fast_paths).module()
 
 
 def package_module(package: ir.Package, modules: dict[str, str]) -> ast.Module:

@@ -27,6 +27,11 @@ def runtime_call(at: PyAst, name: str, /, *args: ast.expr, **keywords: ast.expr)
                    keywords=[at.keyword(arg=key, value=value) for key, value in keywords.items()])
 
 
+def fast_attribute(at: PyAst, name: str) -> ast.expr:
+    """``_r.fast.<name>``: a fast-path helper of mplc/runtime/fast.py."""
+    return at.Attribute(value=runtime_attribute(at, "fast"), attr=name, ctx=ast.Load())
+
+
 def load(at: PyAst, name: str) -> ast.expr:
     return at.Name(id=name, ctx=ast.Load())
 
@@ -63,10 +68,15 @@ def constant(at: PyAst, value: Any) -> ast.expr:
 class ModuleBuilder:
     """Collects the module-level definitions of one module and hands out generated names."""
 
-    def __init__(self) -> None:
+    def __init__(self, fast_paths: bool = False, legacy: bool = False) -> None:
+        """``fast_paths`` compiles qualifying nodes to guarded Python (mplc.codegen.fast_paths);
+        ``legacy`` says the module's Format (<= 1.1) evaluates with yaql's legacy library."""
+        from mplc.codegen.fast_paths import FastPaths
+
         self.definitions: list[ast.stmt] = []
         self._counter = 0
         self._constants: dict[tuple, str] = {}
+        self.fast = FastPaths(self, legacy) if fast_paths else None
 
     def new_name(self, prefix: str) -> str:
         self._counter += 1
@@ -85,16 +95,37 @@ class ModuleBuilder:
 
     # -- expressions ---------------------------------------------------------------------
 
-    def expression_function(self, tree: ir.Expr) -> str:
-        """``def _fN(receiver, context, engine): return <tree>`` at module level."""
-        at = PyAst(tree.pos)
-        return self.define_function(at, "f", TRIPLE, [at.Return(value=self.expression_code(tree))])
+    def expression_function(self, tree: ir.Expr, receiver_free: bool = False) -> str:
+        """``def _fN(receiver, context, engine): return <tree>`` at module level.
 
-    def expression_code(self, tree: ir.Expr) -> ast.expr:
-        """Code evaluating ``tree`` with ``receiver``, ``context``, ``engine`` in scope."""
+        ``receiver_free``: every caller passes ``NO_VALUE`` as the receiver (whole expressions,
+        contract expressions); lazy arguments may get a receiver from yaql."""
+        at = PyAst(tree.pos)
+        return self.define_function(at, "f", TRIPLE,
+                                    [at.Return(value=self.expression_code(tree, receiver_free))])
+
+    def receiver_free_code(self, tree: ir.Expr) -> ast.expr:
+        """Code of ``tree`` where yaql evaluates it with no receiver (an argument it evaluates)."""
+        return self.expression_code(tree, receiver_free=True)
+
+    def expression_code(self, tree: ir.Expr, receiver_free: bool = False) -> ast.expr:
+        """Code evaluating ``tree`` with ``receiver``, ``context``, ``engine`` in scope.
+
+        A fast path evaluated where a receiver may come is guarded by ``receiver is NO_VALUE``:
+        with a receiver yaql resolves the node as a method, so the generic call stays."""
         at = PyAst(tree.pos)
         if isinstance(tree, ir.Wrap):
-            return self.expression_code(tree.expr)
+            return self.expression_code(tree.expr, receiver_free)
+        fast = None if self.fast is None else self.fast.code(tree)
+        if fast is not None:
+            if receiver_free:
+                return fast
+            no_receiver = at.Compare(left=load(at, "receiver"), ops=[ast.Is()],
+                                     comparators=[fast_attribute(at, "NO_VALUE")])
+            return at.IfExp(test=no_receiver, body=fast, orelse=self._generic_code(at, tree))
+        return self._generic_code(at, tree)
+
+    def _generic_code(self, at: PyAst, tree: ir.Expr) -> ast.expr:
         if isinstance(tree, (ir.Constant, ir.KeywordConstant)):
             return constant(at, tree.value if isinstance(tree, ir.Constant) else tree.name)
         if isinstance(tree, ir.TypeName):
@@ -134,13 +165,13 @@ class ModuleBuilder:
     def evaluate(self, expression: ir.Expression) -> ast.expr:
         """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics."""
         at = PyAst(expression.pos)
-        function = self.expression_function(expression.tree)
+        function = self.expression_function(expression.tree, receiver_free=True)
         return runtime_call(at, "evaluate", load(at, function), load(at, "context"))
 
     def hoist_expression(self, expression: ir.Expression) -> ast.expr:
         """The contract compiler's callback: a reference to the hoisted function of ``expression``."""
         at = PyAst(expression.pos)
-        return load(at, self.expression_function(expression.tree))
+        return load(at, self.expression_function(expression.tree, receiver_free=True))
 
     # -- data values ---------------------------------------------------------------------
 

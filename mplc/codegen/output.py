@@ -60,11 +60,11 @@ def cache_key(root: str, *options: str) -> str:
     return digest.hexdigest()
 
 
-def build_key(package: ir.Package, emit_source: bool) -> str:
+def build_key(package: ir.Package, emit_source: bool, fast_paths: bool = True) -> str:
     """The cache key of one package's output: its sources, its Format and the output options."""
     manifest = package.manifest
     return cache_key(package.root, f"{manifest.format_name}/{manifest.format_version}",
-                     f"emit_source={emit_source}")
+                     f"emit_source={emit_source}", f"fast_paths={fast_paths}")
 
 
 @dataclass(frozen=True)
@@ -74,14 +74,18 @@ class CompiledModule:
     code: CodeType
 
 
-def compile_package(package: ir.Package) -> list[CompiledModule]:
-    """Every module of ``package``: ``__init__`` first, then one per class in sorted name order."""
+def compile_package(package: ir.Package, fast_paths: bool = True) -> list[CompiledModule]:
+    """Every module of ``package``: ``__init__`` first, then one per class in sorted name order.
+
+    ``fast_paths=False`` leaves every expression to the runtime's yaql bridge (plain yaql
+    evaluation, the benchmark's comparison column)."""
     classes = sorted(package.classes, key=lambda cls: cls.name)
     names = {cls.name: f"c{index:04d}" for index, cls in enumerate(classes)}
     format_version = package.manifest.format_version
     modules = [_compiled("__init__", package_module(package, names), package.manifest.pos.file)]
     for cls in classes:
-        modules.append(_compiled(names[cls.name], class_module(cls, format_version), cls.source_file))
+        modules.append(_compiled(names[cls.name], class_module(cls, format_version, fast_paths),
+                                 cls.source_file))
     return modules
 
 
@@ -131,20 +135,22 @@ def read_build_key(package_directory: str) -> str | None:
         return None
 
 
-def write_package(package: ir.Package, output: str, emit_source: bool = False) -> tuple[str, bool]:
+def write_package(package: ir.Package, output: str, emit_source: bool = False,
+                  fast_paths: bool = True, force: bool = False) -> tuple[str, bool]:
     """Write ``package`` under ``output``; returns (its directory, whether anything was written).
 
-    A directory whose build file already holds the package's key is left untouched.
+    A directory whose build file already holds the package's key is left untouched, unless
+    ``force``.
     """
     manifest = package.manifest
-    key = build_key(package, emit_source)
+    key = build_key(package, emit_source, fast_paths)
     directory = os.path.join(output, package_dir_name(manifest.full_name, manifest.version))
-    if read_build_key(directory) == key:
+    if not force and read_build_key(directory) == key:
         return directory, False
     os.makedirs(output, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=".build-", dir=output)
     try:
-        for module in compile_package(package):
+        for module in compile_package(package, fast_paths):
             _write(os.path.join(staging, module.name + ".pyc"), bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
             if emit_source:
                 _write(os.path.join(staging, module.name + SOURCE_SUFFIX),

@@ -1,0 +1,123 @@
+"""Expression fast paths: yaql nodes whose meaning is certain become inline Python or guarded
+``_r.fast.*`` helpers instead of a call into yaql's overload resolution.
+
+A node qualifies when no user-visible registration can change what it means: operators of
+yaql's standard library (MuranoPL cannot register functions under operator names), and ``.``
+on a MuranoPL object, which the runtime resolves per call site by the receiver's class. Formats
+<= 1.1 evaluate with yaql's legacy library, which redefines ``[]``; there it keeps the bridge.
+Helpers check their operand types at run time and fall back to the bridge otherwise.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from mplc import ir
+from mplc.codegen.module import fast_attribute, load
+from mplc.pyast import PyAst
+
+if TYPE_CHECKING:
+    from mplc.codegen.module import ModuleBuilder
+
+BINARY_HELPERS = {
+    "#operator_+": "add",
+    "#operator_-": "subtract",
+    "#operator_*": "multiply",
+    "#operator_/": "divide",
+    "#operator_mod": "modulo",
+    "#operator_<": "less",
+    "#operator_<=": "less_or_equal",
+    "#operator_>": "greater",
+    "#operator_>=": "greater_or_equal",
+    "#operator_in": "contains",
+}
+LEGACY_REDEFINED = {"#indexer"}
+COMPARISONS = {"*equal": ast.Eq, "*not_equal": ast.NotEq}
+BOOLEAN_OPERATORS = {"#operator_and": ast.And, "#operator_or": ast.Or}
+
+
+def _triple_call(at: PyAst, function: ast.expr, *operands: ast.expr) -> ast.expr:
+    return at.Call(func=function, args=[*operands, load(at, "context"), load(at, "engine")],
+                   keywords=[])
+
+
+def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
+    """Positional arguments only: no ``name => value`` and no bare keywords."""
+    return not any(isinstance(arg, (ir.MappingRule, ir.KeywordConstant)) for arg in args)
+
+
+class FastPaths:
+    """Compiles the qualifying node shapes; ``code`` returns None for every other node."""
+
+    def __init__(self, builder: "ModuleBuilder", legacy: bool):
+        self.builder = builder
+        self.binary = dict(BINARY_HELPERS)
+        if not legacy:
+            self.binary["#indexer"] = "index"
+
+    def code(self, tree: ir.Expr) -> ast.expr | None:
+        """Code for ``tree`` evaluated with no receiver (yaql evaluates every argument so)."""
+        if isinstance(tree, ir.GetContextValue):
+            at = PyAst(tree.pos)
+            return at.Subscript(value=load(at, "context"), slice=at.Constant(value=tree.name),
+                                ctx=ast.Load())
+        if not isinstance(tree, ir.Function):
+            return None
+        at = PyAst(tree.pos)
+        name, args = tree.name, tree.args
+        operand = self.builder.receiver_free_code
+        if name in self.binary and len(args) == 2:
+            return _triple_call(at, fast_attribute(at, self.binary[name]), operand(args[0]), operand(args[1]))
+        if name in COMPARISONS and len(args) == 2:
+            return at.Compare(left=operand(args[0]), ops=[COMPARISONS[name]()],
+                              comparators=[operand(args[1])])
+        if name == "#unary_operator_not" and len(args) == 1:
+            return at.UnaryOp(op=ast.Not(), operand=operand(args[0]))
+        if name == "#unary_operator_-" and len(args) == 1:
+            return _triple_call(at, fast_attribute(at, "negate"), operand(args[0]))
+        if name in BOOLEAN_OPERATORS and len(args) == 2:
+            return at.BoolOp(op=BOOLEAN_OPERATORS[name](), values=[self._lambda_operand(arg) for arg in args])
+        if name == "#operator_." and len(args) == 2:
+            return self._dot(at, args[0], args[1])
+        return None
+
+    def _dot(self, at: PyAst, receiver: ir.Expr, member: ir.Expr) -> ast.expr | None:
+        if isinstance(member, ir.KeywordConstant):
+            site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name)))
+            return _triple_call(at, site, self.builder.receiver_free_code(receiver))
+        if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
+                and not member.name.startswith("#"):
+            arguments = at.Tuple(elts=[self.builder.argument(arg) for arg in member.args], ctx=ast.Load())
+            site = self.builder.define(at, "M", self._site(
+                at, "MethodCall", at.Constant(value=member.name), self.builder.argument(member), arguments))
+            return _triple_call(at, site, self.builder.receiver_free_code(receiver))
+        return None
+
+    @staticmethod
+    def _site(at: PyAst, kind: str, *args: ast.expr) -> ast.expr:
+        return at.Call(func=fast_attribute(at, kind), args=list(args), keywords=[])
+
+    def _lambda_operand(self, tree: ir.Expr) -> ast.expr:
+        """An ``and``/``or`` operand: yaql runs it in a child context, which only matters when it
+        may write one (``let``, ``unpack``, any function mplc does not know)."""
+        if self.writes_no_context(tree):
+            return self.builder.receiver_free_code(tree)
+        at = PyAst(tree.pos)
+        function = self.builder.expression_function(tree, receiver_free=True)
+        child = at.Call(func=fast_attribute(at, "child"), args=[load(at, "context")], keywords=[])
+        return at.Call(func=load(at, function),
+                       args=[fast_attribute(at, "NO_VALUE"), child, load(at, "engine")], keywords=[])
+
+    def writes_no_context(self, tree: ir.Expr) -> bool:
+        if isinstance(tree, (ir.Constant, ir.KeywordConstant, ir.GetContextValue, ir.TypeName)):
+            return True
+        if isinstance(tree, ir.Wrap):
+            return self.writes_no_context(tree.expr)
+        if not isinstance(tree, ir.Function):
+            return False
+        known = (tree.name in self.binary or tree.name in COMPARISONS or tree.name in BOOLEAN_OPERATORS
+                 or tree.name in ("#unary_operator_not", "#unary_operator_-")
+                 or (tree.name == "#operator_." and len(tree.args) == 2
+                     and isinstance(tree.args[1], ir.KeywordConstant)))
+        return known and all(self.writes_no_context(arg) for arg in tree.args)

@@ -1,0 +1,192 @@
+"""Runtime helpers of the expression fast paths codegen emits (``_r.fast.*``).
+
+Each helper computes what yaql would for the operand types its guard admits and hands every
+other case to yaql's own resolution (``bridge.call``) with the already evaluated operands, which
+is what yaql's runner passes a non-lazy parameter. Guards are exact types: a subclass, a bool
+where a number is wanted, or anything unusual takes the bridge.
+"""
+
+from __future__ import annotations
+
+from yaql.language import utils
+
+from mplc.runtime import bridge
+from mplc.runtime.model import NO_VALUE, MuranoObject, current_executor
+
+_NUMBERS = (int, float)
+_SEQUENCES = (list, tuple)
+# Results this small are far below any memory quota; bigger ones are measured as yaql does.
+_SMALL = 1 << 4096
+
+
+def _call(name, context, engine, *values):
+    return context(name, engine, NO_VALUE, context)(*values)
+
+
+def _quota(engine, result):
+    if type(result) is int and -_SMALL < result < _SMALL:
+        return result
+    utils.limit_memory_usage(engine, (1, result))
+    return result
+
+
+def _numbers(left, right) -> bool:
+    return type(left) in _NUMBERS and type(right) in _NUMBERS
+
+
+def add(left, right, context, engine):
+    if _numbers(left, right):
+        return _quota(engine, left + right)
+    return _call("#operator_+", context, engine, left, right)
+
+
+def subtract(left, right, context, engine):
+    if _numbers(left, right):
+        return _quota(engine, left - right)
+    return _call("#operator_-", context, engine, left, right)
+
+
+def multiply(left, right, context, engine):
+    if _numbers(left, right):
+        return _quota(engine, left * right)
+    return _call("#operator_*", context, engine, left, right)
+
+
+def divide(left, right, context, engine):
+    """yaql divides two integers with ``//``."""
+    if type(left) is int and type(right) is int:
+        return _quota(engine, left // right)
+    if _numbers(left, right):
+        return _quota(engine, left / right)
+    return _call("#operator_/", context, engine, left, right)
+
+
+def modulo(left, right, context, engine):
+    if _numbers(left, right):
+        return _quota(engine, left % right)
+    return _call("#operator_mod", context, engine, left, right)
+
+
+def negate(operand, context, engine):
+    if type(operand) in _NUMBERS:
+        return _quota(engine, -operand)
+    return _call("#unary_operator_-", context, engine, operand)
+
+
+def _comparable(left, right) -> bool:
+    return _numbers(left, right) or (type(left) is str and type(right) is str)
+
+
+def less(left, right, context, engine):
+    if _comparable(left, right):
+        return left < right
+    return _call("#operator_<", context, engine, left, right)
+
+
+def less_or_equal(left, right, context, engine):
+    if _comparable(left, right):
+        return left <= right
+    return _call("#operator_<=", context, engine, left, right)
+
+
+def greater(left, right, context, engine):
+    if _comparable(left, right):
+        return left > right
+    return _call("#operator_>", context, engine, left, right)
+
+
+def greater_or_equal(left, right, context, engine):
+    if _comparable(left, right):
+        return left >= right
+    return _call("#operator_>=", context, engine, left, right)
+
+
+def contains(value, collection, context, engine):
+    """``value in collection`` for lists and tuples, and substring tests of two strings."""
+    if type(collection) in _SEQUENCES or (type(value) is str and type(collection) is str):
+        return value in collection
+    return _call("#operator_in", context, engine, value, collection)
+
+
+def index(collection, key, context, engine):
+    """``collection[key]``: an integer index into a list or tuple, a key of a dict (Format >= 1.2)."""
+    if type(collection) in _SEQUENCES and type(key) is int:
+        return collection[key]
+    if type(collection) is utils.FrozenDict or type(collection) is dict:
+        return collection[key]
+    return _call("#indexer", context, engine, collection, key)
+
+
+def child(context):
+    """A child context: what yaql's ``Lambda`` gives an ``and``/``or`` operand that may write one."""
+    return context.create_child_context()
+
+
+class PropertyRead:
+    """``receiver.name`` at one call site: a MuranoPL object's property, or yaql's ``#operator_.``."""
+
+    __slots__ = ("name", "keyword")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.keyword = bridge.keyword(name)
+
+    def __call__(self, receiver, context, engine):
+        if type(receiver) is MuranoObject:
+            result = receiver.get_property(self.name, context)
+            utils.limit_memory_usage(engine, (1, result))
+            return result
+        return _call("#operator_.", context, engine, receiver, self.keyword)
+
+
+class MethodCall:
+    """``receiver.name(args...)`` at one call site: MuranoPL methods resolved once per receiver class.
+
+    The arguments are plain positional ones (codegen checks); ``lazy_expression`` is the lazy
+    ``name(args...)`` node the bridge gets for every other receiver, and ``arguments`` compiled
+    functions of the arguments, evaluated in order only when the fast path is taken.
+    """
+
+    __slots__ = ("name", "lazy_expression", "arguments", "methods")
+
+    def __init__(self, name: str, lazy_expression, arguments: tuple):
+        self.name = name
+        self.lazy_expression = lazy_expression
+        self.arguments = arguments
+        self.methods: dict = {}
+
+    def _resolve(self, murano_type):
+        """The method yaql's resolution would pick, when it is a plain MuranoPL method; else None."""
+        found = murano_type.find_method(self.name)
+        if len(found) != 1:
+            return None
+        method = found[0]
+        if (method.native is not None or method.usage not in ("Runtime", "Action")
+                or len(self.arguments) > len(method.arguments)
+                or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
+            return None
+        return method
+
+    def __call__(self, receiver, context, engine):
+        if type(receiver) is MuranoObject:
+            murano_type = receiver.type
+            method = self.methods.get(murano_type, NO_VALUE)
+            if method is NO_VALUE:
+                method = self.methods[murano_type] = self._resolve(murano_type)
+            if method is not None:
+                return self._invoke(method, receiver, context, engine)
+        return _call("#operator_.", context, engine, receiver, self.lazy_expression)
+
+    def _invoke(self, method, receiver, context, engine):
+        values = [argument(NO_VALUE, context, engine) for argument in self.arguments]
+        this = receiver.real_this
+        owner = context[bridge.ARGUMENT_OWNER]
+        caller_type = context[bridge.TYPE]
+        converted = []
+        for position, argument in enumerate(method.arguments.values()):
+            value = values[position] if position < len(values) else NO_VALUE
+            converted.append(argument.transform(value, this, owner, caller_type))
+        result = current_executor().invoke(method, receiver, tuple(converted), {}, context)
+        utils.limit_memory_usage(engine, (1, result))
+        return result
+
