@@ -53,6 +53,13 @@ class NoPropertyFound(MuranoError): pass
 class NoPackageFound(MuranoError): pass
 
 
+@_message('Package for class "{0}" is not found')
+class NoPackageForClassFound(MuranoError): pass
+
+
+class PackageFormatError(MuranoError): pass
+
+
 @_message('Object "{0}" is not found in object store')
 class NoObjectFoundError(MuranoError): pass
 

@@ -13,43 +13,45 @@ import json
 import os
 import sys
 
-import semantic_version
 import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
 
+from mplc import versioning
 from mplc.runtime import bridge, errors, natives
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
-from mplc.runtime.specs import PackageSpec, parse_format_version
+from mplc.runtime.specs import PackageSpec
 
 CORE_OBJECT = "io.murano.Object"
 
 
+SUPPORTED_FORMAT = (1, 4)
+
+
 class Package:
-    """A loaded package version: its spec and the types built from its classes on demand."""
+    """A loaded package version: its spec and the types built from its classes on demand.
+
+    ``requirements`` are the effective ones (``mplc.versioning.package_requirements``): the
+    manifest's Require plus the package's own major version and ``io.murano: 0``."""
 
     def __init__(self, spec: PackageSpec, class_specs: dict, executor):
         self.spec = spec
         self.name = spec.full_name
-        self.version = semantic_version.Version.coerce(str(spec.version))
-        self.format_version = parse_format_version(spec.format)
-        self.requirements = {name: _version_spec(text) for name, text in (spec.requirements or {}).items()}
+        self.version = versioning.parse_version(spec.version)
+        format_name, format_version = versioning.parse_format(spec.format)
+        if format_name != versioning.DEFAULT_FORMAT_NAME or (
+                format_version.major, format_version.minor) > SUPPORTED_FORMAT:
+            raise errors.PackageFormatError(
+                f"Package {self.name}/{self.version} has Format {format_name}/{format_version}; "
+                f"this mplc runs MuranoPL/1.0 to MuranoPL/{SUPPORTED_FORMAT[0]}.{SUPPORTED_FORMAT[1]}")
+        self.format_version = (format_version.major, format_version.minor)
+        self.requirements = versioning.package_requirements(self.name, self.version,
+                                                            spec.requirements)
         self.class_specs = class_specs
         self.types = {}
         self.executor = executor
 
     def __repr__(self):
         return f"{self.name}/{self.version}"
-
-
-def _version_spec(text):
-    if text is None or str(text).strip() in ("", "*"):
-        return semantic_version.SimpleSpec(">=0.0.0")
-    text = str(text).strip()
-    try:
-        return semantic_version.SimpleSpec(text)
-    except ValueError:
-        version = semantic_version.Version.coerce(text)
-        return semantic_version.SimpleSpec(f">={version},<{version.major + 1}.0.0")
 
 
 _imported: dict = {}
@@ -154,14 +156,17 @@ class Executor:
     # --- classes ----------------------------------------------------------------------------
 
     def find_package(self, name, version_spec=None):
+        """The newest loaded version of package ``name`` that ``version_spec`` allows."""
         for package in reversed(self.packages.get(name, ())):
             if version_spec is None or package.version in version_spec:
                 return package
         raise errors.NoPackageFound(name)
 
     def find_class(self, name, scope=None) -> MuranoType:
-        """A class by name; ``ns:Name`` and bare names resolve in ``scope``'s namespaces, and
-        the class is looked up in ``scope``'s package, then its requirements, then anywhere."""
+        """A class by name, as code of class ``scope`` sees it: the name resolves in ``scope``'s
+        namespaces and the class is looked up in ``scope``'s own package, then in the newest
+        version of each package it requires (not transitively). Without a scope (Python
+        callers), the newest loaded class of that name."""
         if isinstance(name, TypeReference):
             return name.type
         if isinstance(name, MuranoType):
@@ -169,19 +174,42 @@ class Executor:
         name = str(name)
         if isinstance(scope, TypeReference):
             scope = scope.type
-        if scope is not None:
-            name = self.resolve_name(name, scope)
+        if scope is None:
+            return self.class_version(name, None)
+        name = self.resolve_name(name, scope)
+        package = scope.package
+        if name in package.class_specs:
+            return self.type_of(package, name)
         searched = []
-        if scope is not None:
-            searched.append(scope.package)
-            for package_name, version_spec in scope.package.requirements.items():
-                with contextlib.suppress(errors.NoPackageFound):
-                    searched.append(self.find_package(package_name, version_spec))
-        searched.extend(p for versions in self.packages.values() for p in reversed(versions))
-        for package in searched:
-            if name in package.class_specs:
-                return self.type_of(package, name)
-        raise errors.NoClassFound(name, [p for p in searched[:1]])
+        for package_name, version_spec in package.requirements.items():
+            if package_name == package.name:
+                continue
+            required = self.find_package(package_name, version_spec)
+            if name in required.class_specs:
+                return self.type_of(required, name)
+            searched.append(required)
+        raise errors.NoClassFound(name, searched + [package])
+
+    def class_version(self, name, class_version, package_name=None):
+        """The class an object model names: ``classVersion`` picks the exact version, else the
+        newest of its major.minor, else of its major (``mplc.versioning.select_class_version``);
+        none means the newest. ``package_name`` limits the search to that package."""
+        holders = {package.version: package
+                   for versions in self.packages.values() for package in versions
+                   if name in package.class_specs
+                   and (package_name is None or package.name == package_name)}
+        if not holders:
+            if package_name is not None and package_name not in self.packages:
+                raise errors.NoPackageFound(package_name)
+            raise errors.NoClassFound(name)
+        if class_version is None or str(class_version).strip() == "":
+            chosen = max(holders)
+        else:
+            try:
+                chosen = versioning.select_class_version(holders, class_version)
+            except versioning.VersionError as error:
+                raise errors.NoPackageForClassFound(f"{name}: {error}") from None
+        return self.type_of(holders[chosen], name)
 
     @staticmethod
     def resolve_name(name: str, scope: MuranoType) -> str:
@@ -210,14 +238,70 @@ class Executor:
                 if parent.usage not in (("Class", "Meta") if spec.usage == "Meta" else ("Class",)):
                     raise errors.InvalidInheritanceError(
                         f"Type {name} cannot have parent with Usage {parent.usage}")
-            murano_type = MuranoType(spec, package, parents, self)
+            murano_type = self._build_type(spec, package, self._unify_versions(spec, package, parents))
             package.types[name] = murano_type
-            for method_spec in spec.methods.values():
-                murano_type.add_method(method_spec)
-            natives.attach(murano_type)
-            murano_type.imports = [self.find_class(i, murano_type) for i in spec.imports
-                                   if i != name]
         return murano_type
+
+    def _build_type(self, spec, package, parents):
+        murano_type = MuranoType(spec, package, parents, self)
+        for method_spec in spec.methods.values():
+            murano_type.add_method(method_spec)
+        natives.attach(murano_type)
+        murano_type.imports = [self.find_class(i, murano_type) for i in spec.imports
+                               if i != spec.name]
+        return murano_type
+
+    def _unify_versions(self, spec, package, parents):
+        """Parents of a new class with one version per package across all its ancestors.
+
+        When ancestors come from several versions of one package, the newest loaded version
+        that every requiring package allows replaces them all (ancestors whose parents change
+        are rebuilt for this class); when no version satisfies them all, the class cannot be
+        built (InvalidInheritanceError naming the package and the conflicting requirements)."""
+        requirements = {package.name: {(package, versioning.parse_requirement(package.version))}}
+        seen = set()
+        pairs = [(package, parent) for parent in parents]
+        while pairs:
+            child_package, parent = pairs.pop()
+            if (child_package, parent) in seen:
+                continue
+            seen.add((child_package, parent))
+            if child_package is not parent.package:
+                requirements.setdefault(parent.package.name, set()).add(
+                    (parent.package, child_package.requirements.get(parent.package.name)))
+            pairs.extend((parent.package, grandparent) for grandparent in parent.parents)
+        chosen = {}
+        for package_name, required in requirements.items():
+            if len({p for p, _ in required}) < 2:
+                continue
+            allowed = [p for p in self.packages.get(package_name, ())
+                       if all(s is not None and p.version in s for _, s in required)]
+            if not allowed:
+                listed = ", ".join(sorted(f"{p.name}/{p.version}" for p, _ in required))
+                raise errors.InvalidInheritanceError(
+                    f"Type {spec.name} inherits classes of {listed}, and no loaded version of "
+                    f"{package_name} satisfies all their requirements")
+            chosen[package_name] = allowed[-1]
+        if not chosen:
+            return parents
+        rebuilt = {}
+
+        def unified(murano_type):
+            if murano_type not in rebuilt:
+                target = chosen.get(murano_type.package.name)
+                if (target is not None and target is not murano_type.package
+                        and murano_type.name in target.class_specs):
+                    rebuilt[murano_type] = unified(self.type_of(target, murano_type.name))
+                else:
+                    new_parents = [unified(p) for p in murano_type.parents]
+                    if all(a is b for a, b in zip(new_parents, murano_type.parents)):
+                        rebuilt[murano_type] = murano_type
+                    else:
+                        rebuilt[murano_type] = self._build_type(
+                            murano_type.spec, murano_type.package, new_parents)
+            return rebuilt[murano_type]
+
+        return [unified(parent) for parent in parents]
 
     # --- contexts ---------------------------------------------------------------------------
 

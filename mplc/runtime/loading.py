@@ -28,14 +28,8 @@ def parse_definition(executor, data, scope, context):
     elif type_value:
         name, _, rest = str(type_value).partition("/")
         version_text, _, package_name = rest.partition("@")
-        version_text = version_text or header.get("classVersion")
-        package_name = package_name or header.get("package")
-        if package_name:
-            from mplc.runtime.executor import _version_spec
-            package = executor.find_package(package_name, _version_spec(version_text) if version_text else None)
-            murano_type = executor.type_of(package, name)
-        else:
-            murano_type = executor.find_class(name, scope)
+        murano_type = executor.class_version(name, version_text or header.get("classVersion"),
+                                             package_name or header.get("package"))
     return murano_type, spec, header
 
 
