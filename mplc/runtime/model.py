@@ -182,6 +182,8 @@ class MuranoType:
         self.native_class = None
         self._context = None
         self._exported_context = None
+        self._ancestors = None
+        self._property_lookups = {}
 
     @property
     def version(self):
@@ -195,14 +197,22 @@ class MuranoType:
         return method
 
     def ancestors(self):
-        return (t for t in traverse([self], lambda t: t.parents) if t is not self)
+        """Every ancestor once, nearest first (a type's parents never change)."""
+        if self._ancestors is None:
+            self._ancestors = tuple(t for t in traverse([self], lambda t: t.parents) if t is not self)
+        return self._ancestors
 
     def is_compatible(self, value) -> bool:
         if isinstance(value, (MuranoObject, TypeReference)):
             value = value.type
         if not isinstance(value, MuranoType):
             return False
-        return value is self or any(t is self for t in value.ancestors())
+        return self.same_class(value) or any(self.same_class(t) for t in value.ancestors())
+
+    def same_class(self, other) -> bool:
+        """One class of one package version (a class rebuilt with unified ancestor versions
+        is the same class)."""
+        return other is self or (other.name == self.name and other.package is self.package)
 
     def _symbol_chains(self, lookup):
         queue = collections.deque([(self, ())])
@@ -250,6 +260,13 @@ class MuranoType:
         return result
 
     def find_properties(self, name):
+        key = ("all", name)
+        found = self._property_lookups.get(key)
+        if found is None:
+            found = self._property_lookups[key] = self._find_properties(name)
+        return found
+
+    def _find_properties(self, name):
         result = [self.properties[name]] if name in self.properties else []
         for ancestor in self.ancestors():
             prop = ancestor.properties.get(name)
@@ -258,7 +275,10 @@ class MuranoType:
         return result
 
     def find_single_property(self, name):
-        found = self.choose_symbol(lambda t: t.properties.get(name))
+        key = ("single", name)
+        found = self._property_lookups.get(key)
+        if found is None:
+            found = self._property_lookups[key] = self.choose_symbol(lambda t: t.properties.get(name))
         if not found:
             raise errors.NoPropertyFound(name)
         if len(found) > 1:
