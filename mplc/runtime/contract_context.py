@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mplc import versioning
 from mplc.runtime import bridge, contracts
 from mplc.runtime.model import MuranoObject, TypeReference
 
@@ -74,8 +75,22 @@ class ContractContext(contracts.ContractContext):
         return {} if self.initializing else object_to_dict(obj, "Mixed")
 
     def is_instance_of(self, value, murano_type, version_spec=None) -> bool:
+        """Whether exactly one of the object's classes named like ``murano_type`` has a version
+        that ``version_spec`` allows, or (no spec) that the package of the checking code
+        requires (a package it does not require makes the object foreign)."""
         if isinstance(murano_type, TypeReference):
             murano_type = murano_type.type
         if not isinstance(value, MuranoObject):
             return False
-        return any(part.type.name == murano_type.name for part in value.real_this.parts())
+        spec = None if version_spec is None else versioning.parse_requirement(version_spec)
+        requiring = self.context[bridge.NAMES_SCOPE].package
+        candidates = set()
+        for part in value.real_this.parts():
+            if part.type.name != murano_type.name:
+                continue
+            allowed = spec or requiring.requirements.get(part.type.package.name)
+            if allowed is None:
+                return False
+            if part.type.version in allowed:
+                candidates.add((part.type.name, part.type.version))
+        return len(candidates) == 1
