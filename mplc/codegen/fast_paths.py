@@ -42,6 +42,12 @@ def _triple_call(at: PyAst, function: ast.expr, *operands: ast.expr) -> ast.expr
                    keywords=[])
 
 
+def normal_variable_name(name: str) -> str:
+    """The key yaql's contexts store a variable under: ``$x``; ``$`` is ``$1``."""
+    name = name if name.startswith("$") else "$" + name
+    return "$1" if name == "$" else name
+
+
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
     """Positional arguments only: no ``name => value`` and no bare keywords."""
     return not any(isinstance(arg, (ir.MappingRule, ir.KeywordConstant)) for arg in args)
@@ -60,8 +66,9 @@ class FastPaths:
         """Code for ``tree`` evaluated with no receiver (yaql evaluates every argument so)."""
         if isinstance(tree, ir.GetContextValue):
             at = PyAst(tree.pos)
-            return at.Subscript(value=load(at, "context"), slice=at.Constant(value=tree.name),
-                                ctx=ast.Load())
+            return at.Call(func=fast_attribute(at, "variable"),
+                           args=[load(at, "context"), at.Constant(value=normal_variable_name(tree.name))],
+                           keywords=[])
         if not isinstance(tree, ir.Function):
             return None
         at = PyAst(tree.pos)
@@ -93,6 +100,19 @@ class FastPaths:
                 at, "MethodCall", at.Constant(value=member.name), self.builder.argument(member), arguments))
             return _triple_call(at, site, self.builder.receiver_free_code(receiver))
         return None
+
+    @staticmethod
+    def variable_assignment(target: ir.AssignmentTarget, value: ast.expr) -> ast.stmt | None:
+        """``$name: value``: a plain variable other than ``$`` and ``$this`` (no error possible)."""
+        if target.steps or not isinstance(target.root, ir.GetContextValue):
+            return None
+        name = normal_variable_name(target.root.name)
+        if name in ("$1", "$this"):
+            return None
+        at = PyAst(target.pos)
+        call = at.Call(func=fast_attribute(at, "set_variable"),
+                       args=[load(at, "context"), at.Constant(value=name), value], keywords=[])
+        return at.Expr(value=call)
 
     @staticmethod
     def _site(at: PyAst, kind: str, *args: ast.expr) -> ast.expr:

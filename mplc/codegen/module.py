@@ -166,7 +166,10 @@ class ModuleBuilder:
         """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics."""
         at = PyAst(expression.pos)
         function = self.expression_function(expression.tree, receiver_free=True)
-        return runtime_call(at, "evaluate", load(at, function), load(at, "context"))
+        arguments = [load(at, function), load(at, "context")]
+        if self.fast is not None:
+            arguments.append(load(at, "_ENGINE"))
+        return runtime_call(at, "evaluate", *arguments)
 
     def hoist_expression(self, expression: ir.Expression) -> ast.expr:
         """The contract compiler's callback: a reference to the hoisted function of ``expression``."""

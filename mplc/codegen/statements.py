@@ -61,6 +61,9 @@ class StatementCompiler:
     def _assignment(self, node: ir.Assignment, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
         value = self.builder.value(node.value)
+        fast = self.builder.fast and self.builder.fast.variable_assignment(node.target, value)
+        if fast:
+            return [fast]
         return [at.Expr(value=runtime_call(at, "assign", load(at, "context"),
                                            self._target(node.target), value))]
 
@@ -106,6 +109,16 @@ class StatementCompiler:
         if scope.in_catch:
             return [at.Raise(exc=None, cause=None)]
         return [at.Raise(exc=runtime_call(at, "misplaced", at.Constant(value="Rethrow")), cause=None)]
+
+    def _fail(self, node: ir.Fail, scope: _Scope) -> list[ast.stmt]:
+        """The value first (an assignment evaluates its right side before its target), then the
+        reference's error."""
+        at = PyAst(node.pos)
+        statements: list[ast.stmt] = [] if node.value is None else [
+            at.Expr(value=self.builder.value(node.value))]
+        error = runtime_call(at, "failure", at.Constant(value=node.error),
+                             at.Constant(value=node.detail))
+        return statements + [at.Raise(exc=error, cause=None)]
 
     def _do(self, node: ir.Do, scope: _Scope) -> list[ast.stmt]:
         return self.block(node.body, scope)

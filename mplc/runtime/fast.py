@@ -8,11 +8,12 @@ where a number is wanted, or anything unusual takes the bridge.
 
 from __future__ import annotations
 
-from yaql.language import utils
+from yaql.language import contexts, utils
 
 from mplc.runtime import bridge
 from mplc.runtime.model import NO_VALUE, MuranoObject, current_executor
 
+_VARIABLE_SCOPE_KEY = "$" + bridge.VARIABLE_SCOPE
 _NUMBERS = (int, float)
 _SEQUENCES = (list, tuple)
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
@@ -115,6 +116,36 @@ def index(collection, key, context, engine):
     if type(collection) is utils.FrozenDict or type(collection) is dict:
         return collection[key]
     return _call("#indexer", context, engine, collection, key)
+
+
+def variable(context, name):
+    """``context[name]`` for a name already in yaql's normal form (``$x``; ``$`` is ``$1``):
+    the same walk up the parents, without re-normalising the name at every level."""
+    scope = context
+    while scope is not None:
+        if type(scope) is contexts.Context:
+            value = scope._data.get(name, NO_VALUE)
+        else:
+            value = scope.get_data(name, NO_VALUE, False)
+        if value is not NO_VALUE:
+            return value
+        scope = scope.parent
+    return None
+
+
+def set_variable(context, name, value):
+    """``$name: value`` (``name`` normalised, never ``$`` or ``$this``): stored in the method's
+    variable scope, the nearest context marked as one, as ``flow.assign`` does."""
+    scope = context
+    while scope is not None:
+        if type(scope) is contexts.Context:
+            if scope._data.get(_VARIABLE_SCOPE_KEY):
+                scope._data[name] = value
+                return
+        elif scope.get_data(bridge.VARIABLE_SCOPE, False, False):
+            break
+        scope = scope.parent
+    (scope or context)[name] = value
 
 
 def child(context):

@@ -64,6 +64,7 @@ def test_runtime_attributes_are_only_runtime_exports(tmp_path):
     at = pos(str(tmp_path / "x.yaml"))
     tree = class_module(klass("__class__", at, method("__init__", at, ir.Return(variable("$", at), at))), "1.3.0")
     attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
-    assert attributes <= {"engine_for", "ClassSpec", "MethodSpec", "evaluate", "call", "constant", "lazy"}
+    assert attributes <= {"engine_for", "ClassSpec", "MethodSpec", "evaluate", "call", "constant", "lazy",
+                          "fast", "variable", "NO_VALUE"}
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert [alias.name for node in imports for alias in node.names] == ["mplc.runtime"]
