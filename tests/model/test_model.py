@@ -1,0 +1,179 @@
+"""Object models: every shape loads as written, bad models fail with a clear error, and
+load -> serialize -> load gives the same model (a hypothesis property up to 10,000 objects)."""
+
+import copy
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import mplc
+from mplc.runtime import MuranoError
+
+PACKAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "model_nodes")
+NODE, LEAF, ITEM = "tests.model.Node", "tests.model.Leaf", "tests.model.Item"
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture()
+def runtime(cache_dir):
+    return mplc.Runtime([PACKAGE], cache_dir=cache_dir, trace=True)
+
+
+def node(object_id, value, type_name=NODE, **properties):
+    return {"?": {"id": object_id, "type": type_name}, "value": value, **properties}
+
+
+def objects_of(runtime):
+    return runtime.executor.objects
+
+
+# --- shapes ------------------------------------------------------------------------------------
+
+def test_inline_object_is_owned_by_its_parent(runtime):
+    root = runtime.load(node("a", 1, child=node("b", 2)))
+    store = objects_of(runtime)
+    assert store["b"].owner is store["a"]
+    assert runtime.call(root, "total") == 3
+
+
+def test_reference_by_id_resolves_to_the_object_and_a_string_contract_keeps_the_string(runtime):
+    runtime.load(node("a", 1, child=node("b", 2, peer="a"), reference="a"))
+    store = objects_of(runtime)
+    assert store["b"].properties["peer"] is store["a"]
+    assert store["a"].properties["reference"] == "a"
+
+
+def test_forward_shared_and_cyclic_references(runtime):
+    runtime.load(node("a", 1, peer="c", children=[
+        node("b", 2, peer="c"), node("c", 3, peer="a")]))
+    store = objects_of(runtime)
+    assert store["a"].properties["peer"] is store["c"] is store["b"].properties["peer"]
+    assert store["c"].properties["peer"] is store["a"]
+
+
+def test_header_entries_are_kept(runtime):
+    model = node("a", 1)
+    model["?"].update(name="The root", metadata={"m": 1}, _designer={"x": [1, 2]})
+    runtime.load(model)
+    header = runtime.serialize()["Objects"]["?"]
+    assert header == {"type": f"{NODE}/1.0.0@tests.model", "id": "a", "name": "The root",
+                      "metadata": {"m": 1}, "_designer": {"x": [1, 2]}}
+
+
+def test_class_version_in_the_header_selects_the_class(runtime):
+    model = node("a", 1)
+    model["?"]["classVersion"] = "1.0.0"
+    runtime.load(model)
+    assert runtime.serialize()["Objects"]["?"]["type"] == f"{NODE}/1.0.0@tests.model"
+
+
+def test_document_with_objects_and_attributes(runtime):
+    document = {"Objects": node("a", 1), "Attributes": [["a", NODE, "k", {"v": [1]}]]}
+    runtime.load(document)
+    assert runtime.serialize()["Attributes"] == [["a", NODE, "k", {"v": [1]}]]
+
+
+def test_objects_missing_from_objects_copy_are_destroyed_once_after_a_deployment(runtime):
+    document = {"Objects": node("a", 1),
+                "ObjectsCopy": node("a", 1, children=[node("gone", 7)])}
+    runtime.load(document)
+    runtime.collect_garbage()
+    runtime.collect_garbage()
+    assert [t for t in runtime.traces if t.startswith("destroy")] == ["destroy 7"]
+    assert "gone" not in objects_of(runtime)
+
+
+def test_init_runs_dependencies_first_and_parents_before_children(runtime):
+    runtime.load(node("a", 1, child=node("b", 2, type_name=LEAF)))
+    assert runtime.traces == ["init 2", "init leaf 2", "init 1"]
+
+
+def test_out_properties_load_and_runtime_ones_do_not_serialize(runtime):
+    runtime.load(node("a", 1, state={"x": 1}))
+    written = runtime.serialize()["Objects"]
+    assert written["state"] == {"x": 1} and "scratch" not in written
+
+
+# --- bad models --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("model, error_type, message", [
+    ([], "InvalidObjectModel", "$: an object model is a mapping, not list"),
+    ({"?": "a", "value": 1}, "InvalidObjectModel", "$.?: a mapping with type and id, not 'a'"),
+    ({"?": {"id": "a"}, "value": 1}, "InvalidObjectModel", "$.?.type: a class name is required"),
+    ({"?": {"id": 5, "type": NODE}, "value": 1}, "InvalidObjectModel", "$.?.id: a string, not 5"),
+    (node("a", 1, type_name="tests.model.Nope"), "InvalidObjectModel",
+     "$.?.type: class 'tests.model.Nope' is not found"),
+    (node("a", 1, bogus=2), "InvalidObjectModel", "$.bogus: tests.model.Node has no property 'bogus'"),
+    (node("a", 1, children=[node("b", 2, extra=1)]), "InvalidObjectModel",
+     "$.children[0].extra: tests.model.Node has no property 'extra'"),
+    (node("a", 1, child=node("a", 2)), "InvalidObjectModel", "$.child: id 'a' is already used at $"),
+    ({"Objects": node("a", 1), "Attributes": [["a", NODE]]}, "InvalidObjectModel",
+     "Attributes[0]: not an [id, class, name, value] record"),
+    ({"Objects": node("a", 1), "Other": 1}, "InvalidObjectModel", "$.Other: unknown document entry"),
+    (node("a", 1, peer="nowhere"), "NoObjectFoundError", 'Object "nowhere" is not found'),
+    (node("a", "x"), "ContractViolationException", "[tests.model.Node.value] Value 'x' violates int()"),
+    (node("a", 1, settings={"ports": [{"port": 1}, {"port": "x"}]}), "ContractViolationException",
+     "[tests.model.Node.settings['ports'][1]['port']]"),
+])
+def test_bad_model_is_a_clear_error(runtime, model, error_type, message):
+    with pytest.raises(MuranoError) as caught:
+        runtime.load(model)
+    assert caught.value.type_name == error_type
+    assert message in str(caught.value)
+    assert runtime.executor.root is None
+
+
+def test_every_problem_is_listed(runtime):
+    with pytest.raises(MuranoError) as caught:
+        runtime.load(node("a", 1, bogus=1, child={"?": {"id": "a"}}))
+    assert len(caught.value.problems) == 3
+
+
+# --- round trip ----------------------------------------------------------------------------------
+
+def generated_model(size, seed):
+    """A random tree of ``size`` Items (each owned by a random earlier one), with links to
+    random Items anywhere in it: forward, backward, shared and cyclic references."""
+    rng = random.Random(seed)
+    items = [{"?": {"id": "i0", "type": ITEM}, "value": 0}]
+    for index in range(1, size):
+        item = {"?": {"id": f"i{index}", "type": ITEM}, "value": index}
+        rng.choice(items).setdefault("items", []).append(item)
+        items.append(item)
+    for item in items:
+        if rng.random() < 0.3:
+            item["link"] = f"i{rng.randrange(size)}"
+        if rng.random() < 0.2:
+            item["note"] = rng.choice(["", "i0", "text"])
+    return items[0]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.integers(1, 300), seed=st.integers(0, 2**32 - 1))
+@example(size=10_000, seed=1)
+def test_load_serialize_load_gives_the_same_model(cache_dir, size, seed):
+    model = generated_model(size, seed)
+    first = mplc.Runtime([PACKAGE], cache_dir=cache_dir)
+    first.load(copy.deepcopy(model))
+    written = first.serialize()
+    second = mplc.Runtime([PACKAGE], cache_dir=cache_dir)
+    second.load(written)
+    assert second.serialize() == written
+    assert len(second.executor.objects) == size
+    links = {item["?"]["id"]: item.get("link") for item in _walk(written["Objects"])}
+    assert links == {item["?"]["id"]: item.get("link") for item in _walk(model)}
+
+
+def _walk(item):
+    stack = [item]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.get("items") or ())
