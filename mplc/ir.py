@@ -379,11 +379,18 @@ class ContractList:
 
 @dataclass(frozen=True, slots=True)
 class ContractDict:
-    """Literal keys with their specs, plus at most one expression key (key spec, value spec)."""
+    """Literal keys with their specs, plus at most one expression key (key spec, value spec).
+
+    ``second_expression_key`` is the position of a second expression key, which the reference
+    reads only when the contract runs: it checks that the value is a dictionary, maps the literal
+    keys written before that key (all of ``fixed``), then raises DslContractSyntaxError
+    "Dictionary contract cannot have more than one expression key".
+    """
 
     fixed: tuple[tuple[Any, "Contract"], ...]
     expression_key: tuple["Contract", "Contract"] | None
     pos: Pos
+    second_expression_key: Pos | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,9 @@
 A class name is looked up in its own package, the packages it requires, and the core library
 (the given ``io.murano``, else mplc's bundled one). When a required package is not among those
 given, a name that resolves nowhere may live there, so it is a warning instead of an error; with
-no core library at all, ``io.murano.*`` names are not checked.
+no core library at all, ``io.murano.*`` names are not checked. A name the reference looks up only
+when the code naming it runs (``ns:Name`` in expressions, contracts, defaults and Meta values)
+is a warning too: the reference raises NoClassFound then, and so does the runtime.
 """
 
 from __future__ import annotations
@@ -102,20 +104,24 @@ class _PackageChecker:
             for name in NATIVE_CORE_CLASSES:
                 self.classes.setdefault(name, None)
 
-    def unknown(self, full_name: str, written: str, pos: ir.Pos) -> None:
+    def unknown(self, full_name: str, written: str, pos: ir.Pos, when_run: bool) -> None:
         if ":" in full_name or not self.core and full_name.startswith(CORE_PACKAGE + "."):
             return  # an unknown prefix, already reported; or a core name with no core to check
         message = f"class '{written}'" + (f" ({full_name})" if full_name != written else "") + \
             " is not defined in this package, its requirements or the core library"
-        if self.complete:
+        if when_run:
+            self.sink.warning("W-UNKNOWN-CLASS", message + "; NoClassFound when this runs", pos)
+        elif self.complete:
             self.sink.error("E-UNKNOWN-CLASS", message, pos)
         else:
             self.sink.warning("W-UNKNOWN-CLASS", message, pos)
 
-    def lookup(self, full_name: str, written: str, pos: ir.Pos) -> ir.Class | None:
-        """The class's IR; None when unknown (reported) or implemented natively."""
+    def lookup(self, full_name: str, written: str, pos: ir.Pos,
+               when_run: bool = False) -> ir.Class | None:
+        """The class's IR; None when unknown (reported) or implemented natively. ``when_run``:
+        the reference looks the name up only when the code naming it runs."""
         if full_name not in self.classes:
-            self.unknown(full_name, written, pos)
+            self.unknown(full_name, written, pos, when_run)
             return None
         return self.classes[full_name]
 
@@ -141,7 +147,7 @@ class _PackageChecker:
             for argument in method.arguments:
                 self.check_meta(argument.meta, "argument")
         for type_name in _type_names((cls.properties, cls.methods)):
-            self.lookup(type_name.full_name, type_name.written, type_name.pos)
+            self.lookup(type_name.full_name, type_name.written, type_name.pos, when_run=True)
 
     def check_cycle(self, cls: ir.Class) -> None:
         seen = {cls.name}
@@ -164,7 +170,7 @@ class _PackageChecker:
         for entry in entries:
             meta_class = self.lookup(entry.type.full_name, entry.type.written, entry.type.pos)
             for type_name in _type_names(entry.values):
-                self.lookup(type_name.full_name, type_name.written, type_name.pos)
+                self.lookup(type_name.full_name, type_name.written, type_name.pos, when_run=True)
             if meta_class is None:
                 continue
             if meta_class.usage != "Meta":

@@ -25,7 +25,8 @@ def parse_expression_text(text: str, pos: ir.Pos = ir.NO_POS, sink: DiagnosticSi
         sink.extend([diagnostic])
         return None
     resolver = Namespaces(namespaces or {}, own_sink)
-    expression = ExpressionBuilder(resolver.resolve, own_sink).expression(text, statement, pos)
+    builder = ExpressionBuilder(resolver.resolve_when_run, own_sink)
+    expression = builder.expression(text, statement, pos)
     if sink is None and own_sink.has_errors:
         raise CompileError(own_sink.diagnostics)
     return expression

@@ -27,9 +27,19 @@ class Namespaces:
         return tuple((prefix, namespace) for prefix, namespace in self.mapping.items() if prefix)
 
     def resolve(self, written: str, pos: ir.Pos) -> str:
-        """The full class name; records a diagnostic and returns ``written`` when it cannot."""
+        """The full class name of a name the reference resolves when it loads the class
+        (Extends, Import, Meta, Name); a diagnostic, and ``written`` back, when it cannot."""
+        return self._resolve(written, pos, self.sink.error, "E-")
+
+    def resolve_when_run(self, written: str, pos: ir.Pos) -> str:
+        """The same for a name the reference resolves only when the code naming it runs
+        (``ns:Name`` in expressions, Throw, Catch With): a bad name is a warning, and the
+        runtime, resolving ``written`` again, raises the reference's error."""
+        return self._resolve(written, pos, self.sink.warning, "W-")
+
+    def _resolve(self, written: str, pos: ir.Pos, report, severity: str) -> str:
         if not TYPE_NAME.match(written):
-            self.sink.error("E-TYPE-NAME", f"'{written}' is not a valid class name", pos)
+            report(severity + "TYPE-NAME", f"'{written}' is not a valid class name", pos)
             return written
         if ":" not in written:
             prefix, name = ("", written) if "." in written else ("=", written)
@@ -39,9 +49,8 @@ class Namespaces:
         namespace = self.mapping.get(prefix)
         if namespace is None:
             known = ", ".join(sorted(p for p in self.mapping if p and p != "=")) or "none"
-            self.sink.error("E-UNKNOWN-NAMESPACE",
-                            f"unknown namespace prefix '{prefix}' in '{written}' "
-                            f"(declared prefixes: {known})", pos)
+            report(severity + "UNKNOWN-NAMESPACE", f"unknown namespace prefix '{prefix}' in "
+                   f"'{written}' (declared prefixes: {known})", pos)
             return written
         return f"{namespace}.{name}" if namespace else name
 

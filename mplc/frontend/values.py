@@ -48,7 +48,7 @@ class Scope:
         self.path = path
         self.namespaces = namespaces
         self.sink = sink
-        self.expressions = ExpressionBuilder(namespaces.resolve, sink)
+        self.expressions = ExpressionBuilder(namespaces.resolve_when_run, sink)
 
     def expression(self, node: Scalar) -> ir.Expression:
         return self.expressions.expression(node.value, node.expression, node.pos)
@@ -64,6 +64,7 @@ class Scope:
                                   for key, value in node.items), node.pos)
 
     def type_ref(self, node, what: str) -> ir.TypeRef | None:
+        """A class name the reference resolves when it loads the class."""
         written = text_of(node)
         if written is None:
             pos = node.pos if node is not None else ir.NO_POS
@@ -71,14 +72,11 @@ class Scope:
             return None
         return ir.TypeRef(written, self.namespaces.resolve(written, node.pos), node.pos)
 
-    def type_names(self, node, what: str) -> tuple[str, ...]:
-        """Full names of a name or list of names (``Throw``, ``Catch With``)."""
-        names = []
-        for item in as_list(node):
-            reference = self.type_ref(item, what)
-            if reference is not None:
-                names.append(reference.full_name)
-        return tuple(names)
+    def type_names(self, node) -> tuple[str, ...]:
+        """Full names of the string names of ``Throw`` or ``Catch With``, which the reference
+        resolves when the statement runs."""
+        return tuple(self.namespaces.resolve_when_run(item.value, item.pos)
+                     for item in as_list(node) if text_of(item) is not None)
 
     def meta(self, node) -> tuple[ir.MetaEntry, ...]:
         entries = []
@@ -131,9 +129,10 @@ class Scope:
         for key, value in node.items:
             if is_expression(key):
                 if expression_key is not None:
-                    self.sink.error("E-CONTRACT-DICT-KEYS", "a dictionary contract cannot have "
-                                    "more than one expression key", key.pos)
-                    continue
+                    self.sink.warning("W-CONTRACT-DICT-KEYS", "a dictionary contract cannot have "
+                                      "more than one expression key; it raises "
+                                      "DslContractSyntaxError when it runs", key.pos)
+                    return ir.ContractDict(tuple(fixed), expression_key, node.pos, key.pos)
                 expression_key = (self.contract(key), self.contract(value))
             else:
                 fixed.append((key.value if isinstance(key, Scalar) else plain_data(key),

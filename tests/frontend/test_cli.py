@@ -21,7 +21,7 @@ def test_clean_set_exits_zero():
 def test_errors_exit_one_with_all_diagnostics(tmp_path):
     (tmp_path / "Bad.yaml").write_text(
         "Name: Bad\nMethods:\n  m:\n    Body:\n      - Retrun: 1\n      - $x: OS::Nova::Server\n"
-        "      - Break:\n")
+        "      - Return: nope:Thing\n      - Break: 1\n")
     result = run(str(tmp_path))
     assert result.returncode == 1
     lines = result.stderr.splitlines()
@@ -32,8 +32,8 @@ def test_errors_exit_one_with_all_diagnostics(tmp_path):
     assert lines[2] == "            ^"
     headlines = [line for line in lines if re.match(r"^\S+:\d+:\d+: (error|warning): ", line)]
     assert [re.search(r"\[(\S+)\]$", line).group(1) for line in headlines] == \
-        ["E-UNKNOWN-KEY", "W-COLON-NOT-TYPE", "E-OUTSIDE-LOOP"]
-    assert lines[-1] == "2 error(s), 1 warning(s)"
+        ["E-UNKNOWN-KEY", "W-COLON-NOT-TYPE", "W-UNKNOWN-NAMESPACE", "E-CONSTRUCT-VALUE"]
+    assert lines[-1] == "2 error(s), 2 warning(s)"
 
 
 def test_warnings_only_exit_zero(tmp_path):

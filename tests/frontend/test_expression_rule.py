@@ -116,10 +116,11 @@ def test_bad_yaql_is_recorded():
     assert [(d.code, d.pos) for d in sink.diagnostics] == [("E-YAQL-SYNTAX", POS)]
 
 
-def test_unknown_prefix_in_expression():
+def test_unknown_prefix_in_expression_is_left_to_the_runtime():
     sink = DiagnosticSink()
-    parse_expression_text("nope:Thing", POS, sink=sink)
-    assert [d.code for d in sink.diagnostics] == ["E-UNKNOWN-NAMESPACE"]
+    expression = parse_expression_text("nope:Thing", POS, sink=sink)
+    assert [d.code for d in sink.diagnostics] == ["W-UNKNOWN-NAMESPACE"]
+    assert expression.tree == ir.TypeName("nope:Thing", "nope:Thing", POS)
 
 
 def test_colon_chain_warns_and_resolves_nothing():
