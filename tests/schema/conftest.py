@@ -1,41 +1,13 @@
-"""The schema test world: the packages under tests/data/schema loaded by the real front end
-(with the bundled core library, as ``mplc schema`` loads them), and a draft-04 validator that
-knows the reference's custom type ``muranoObject``.
-
-``muranoObject`` is checked with a draft-04 meta-schema whose ``simpleTypes`` also allows it
-(every other draft-04 rule unchanged); an instance of it is what an object model holds where an
-object goes: an object (a dict with ``?`` giving its ``type``) or the id of one (a string).
-"""
+"""The schema generator over tests/data/schema, loaded by the real front end with the bundled
+core library, as ``mplc schema`` loads it."""
 
 from __future__ import annotations
 
-import copy
-import os
-
-import jsonschema
 import pytest
 
 from mplc.commands.schema import load_forms
 from mplc.diagnostics import DiagnosticSink
-
-DATA = os.path.join(os.path.dirname(__file__), "..", "data", "schema")
-PACKAGE_PATHS = [os.path.join(DATA, "forms.library"), os.path.join(DATA, "forms.app")]
-
-
-def _is_murano_object(checker, instance) -> bool:
-    if isinstance(instance, str):
-        return True
-    header = instance.get("?") if isinstance(instance, dict) else None
-    return isinstance(header, dict) and isinstance(header.get("type"), str)
-
-
-META_SCHEMA = copy.deepcopy(jsonschema.Draft4Validator.META_SCHEMA)
-META_SCHEMA["definitions"]["simpleTypes"]["enum"].append("muranoObject")
-MuranoDraft4Validator = jsonschema.validators.extend(
-    jsonschema.Draft4Validator,
-    type_checker=jsonschema.Draft4Validator.TYPE_CHECKER.redefine("muranoObject",
-                                                                  _is_murano_object))
-MuranoDraft4Validator.META_SCHEMA = META_SCHEMA
+from schema_harness import PACKAGE_PATHS
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import os
 import jsonschema
 import pytest
 
-from conftest import DATA, MuranoDraft4Validator
+from schema_harness import DATA, MuranoDraft4Validator
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import DiagnosticSink
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import PACKAGE_PATHS
+from schema_harness import PACKAGE_PATHS
 from mplc.cli import main
 
 PATH_OPTIONS = [option for path in PACKAGE_PATHS for option in ("--path", path)]

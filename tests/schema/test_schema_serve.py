@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import PACKAGE_PATHS
+from schema_harness import PACKAGE_PATHS
 from mplc.commands.serve import MAX_BODY, FormsService, make_server
 
 SERVER = "forms.app.Server"
