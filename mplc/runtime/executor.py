@@ -22,6 +22,7 @@ from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
 CORE_OBJECT = "io.murano.Object"
+SYNCHRONIZE = "io.murano.metadata.engine.Synchronize"
 
 
 SUPPORTED_FORMAT = (1, 4)
@@ -108,6 +109,7 @@ class Executor:
         self.trace = [] if trace else None
         self.loading = None
         self.dry_run = False
+        self._locks = {}
         self.class_configs = class_configs
         self._type_contexts = {}
 
@@ -373,7 +375,32 @@ class Executor:
         values = self._canonize(method, args, kwargs, this)
         for name, value in values.items():
             context["$" + name] = value
-        return run_body(method, context)
+        lock_key = self._lock_key(method, this, values, context)
+        if lock_key is None:
+            return run_body(method, context)
+        from mplc.runtime.flow import GreenLock
+        with self._locks.setdefault(lock_key, GreenLock()):
+            return run_body(method, context)
+
+    @staticmethod
+    def _lock_key(method, this, values, context):
+        """What a ``io.murano.metadata.engine.Synchronize`` method locks: the object (or class,
+        for static methods) unless ``onThis: false``, and the values of the ``onArgs`` arguments;
+        None when the method is not synchronized."""
+        for meta in method.spec.meta:
+            if meta.type_name == SYNCHRONIZE:
+                settings = meta.values(context) if meta.values is not None else {}
+                break
+        else:
+            return None
+        on_this = settings.get("onThis", True)
+        arguments = tuple((name, values.get(name)) for name in settings.get("onArgs") or ())
+        if not on_this and not arguments:
+            return None
+        owner = None
+        if on_this:
+            owner = method.declaring_type if method.is_static else this.real_this
+        return owner, method, arguments
 
     @staticmethod
     def _canonize(method, args, kwargs, receiver):

@@ -4,6 +4,7 @@ Parallel, Throw/Try/Catch, and MuranoPL stack traces built from Python traceback
 from __future__ import annotations
 
 import sys
+import time
 
 import greenlet
 from yaql.language import exceptions as yaql_exceptions
@@ -303,8 +304,18 @@ def _step_set(source, kind, key, value, context):
 
 # --- Parallel ------------------------------------------------------------------------------------
 
+class _Branch(greenlet.greenlet):
+    """A green thread of a Parallel: it runs until it blocks (``sleep``, a held lock), then
+    switches back to the Parallel that started it. ``wake_at``: when it may run again."""
+
+    wake_at = 0.0
+
+
 def parallel(context, branches, limit=None):
     """Run branch functions ``branch(context)`` as green threads, at most ``limit`` at a time.
+
+    Branches interleave only where one blocks. When every branch waits for a timer, the
+    Parallel itself sleeps until the earliest one (yielding to an enclosing Parallel, if any).
     The first failure (in branch order) is re-raised after all branches ended."""
     branches = list(branches)
     if not branches:
@@ -322,18 +333,17 @@ def parallel(context, branches, limit=None):
                 results[index] = branch(context.create_child_context())
             except BaseException as error:  # noqa: BLE001 - re-raised in the parent
                 failures[index] = error
-            return None
-        worker = greenlet.greenlet(run, parent=hub)
-        running.append(worker)
-        return worker
+        running.append(_Branch(run, parent=hub))
 
     while queue or running:
-        while queue and len([w for w in running if not w.dead]) < limit:
+        while queue and len(running) < limit:
             start(*queue.pop(0))
-        for worker in list(running):
-            if worker.dead:
-                running.remove(worker)
-                continue
+        now = time.monotonic()
+        ready = [worker for worker in running if worker.wake_at <= now]
+        if not ready:
+            sleep(min(worker.wake_at for worker in running) - now)
+            continue
+        for worker in ready:
             worker.switch()
             if worker.dead:
                 running.remove(worker)
@@ -343,11 +353,47 @@ def parallel(context, branches, limit=None):
     return results
 
 
+_FOREVER = float("inf")
+
+
 def sleep(seconds):
-    """Yield to the other branches of the enclosing Parallel (time itself is not waited)."""
+    """Wait ``seconds``: inside a Parallel branch the other branches run meanwhile."""
+    seconds = max(float(seconds or 0), 0.0)
     current = greenlet.getcurrent()
-    if current.parent is not None:
+    if isinstance(current, _Branch):
+        current.wake_at = time.monotonic() + seconds
         current.parent.switch()
+    elif seconds == _FOREVER:
+        raise errors.DslInvalidOperationError("Deadlock: every green thread waits for a lock")
+    else:
+        time.sleep(seconds)
+
+
+class GreenLock:
+    """A re-entrant lock of green threads (Synchronize): a waiting branch blocks until the
+    holder releases it."""
+
+    def __init__(self):
+        self.holder = None
+        self.depth = 0
+        self.waiting = []
+
+    def __enter__(self):
+        current = greenlet.getcurrent()
+        while self.holder is not None and self.holder is not current:
+            self.waiting.append(current)
+            sleep(_FOREVER)
+        self.holder = current
+        self.depth += 1
+        return self
+
+    def __exit__(self, *exc_info):
+        self.depth -= 1
+        if not self.depth:
+            self.holder = None
+            for waiter in self.waiting:
+                waiter.wake_at = 0.0
+            self.waiting.clear()
 
 
 # --- Throw / Catch -------------------------------------------------------------------------------

@@ -1,0 +1,45 @@
+"""Parallel as green threads over a compiled package (tests/runtime/data/parallel): sleep()
+really waits while the other branches run, Limit, and Synchronize locks."""
+
+import os
+import time
+
+import pytest
+
+import mplc
+
+PACKAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "parallel")
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("parallel-cache"))
+
+
+def run(cache_dir, method):
+    runtime = mplc.Runtime([PACKAGE], cache_dir=cache_dir, trace=True)
+    root = runtime.load({"?": {"id": "s", "type": "com.example.parallel.Sleepers"}})
+    started = time.monotonic()
+    runtime.call(root, method)
+    return runtime.traces, time.monotonic() - started
+
+
+def test_sleeping_branches_wait_together(cache_dir):
+    traces, elapsed = run(cache_dir, "sleepers")
+    assert traces == ["slow starts", "fast starts", "fast ends", "slow ends"]
+    assert 0.2 <= elapsed < 0.29
+
+
+def test_limit_runs_one_branch_at_a_time(cache_dir):
+    traces, elapsed = run(cache_dir, "limited")
+    assert traces == ["first starts", "first ends", "second starts", "second ends"]
+    assert elapsed >= 0.1
+
+
+@pytest.mark.parametrize("method, expected", [
+    ("unsynchronized", ["a in", "b in", "a out", "b out"]),
+    ("synchronized", ["a in", "a out", "b in", "b out"]),
+    ("onArguments", ["a in", "c in", "a out", "b in", "c out", "b out"]),
+])
+def test_synchronize_serialises_calls_on_the_same_key(cache_dir, method, expected):
+    assert run(cache_dir, method)[0] == expected
