@@ -254,6 +254,11 @@ def _method(name: str, written: str, key: Scalar, payload, scope: Scope) -> ir.M
 
 def _arguments(node, method: str, scope: Scope) -> tuple[ir.Argument, ...]:
     sink = scope.sink
+    if isinstance(node, Mapping) and len(node.items) > 1:
+        sink.error("E-ARGUMENT", "Arguments as a mapping holds one argument only (the reference "
+                   "reads it as a one-item list); write a list: - name: {Contract: ...}",
+                   node.pos)
+        return ()
     if isinstance(node, Mapping):
         records = [(key, value, key.pos) for key, value in node.items]
     else:

@@ -51,6 +51,8 @@ CASES = [
     ("Name: T\nMethods:\n  m:\n    Arguments: [a, b]\n", [("E-ARGUMENT", 4, 17),
                                                            ("E-ARGUMENT", 4, 20)]),
     ("Name: T\nMethods:\n  m:\n    Usage: Action\n    Scope: Session\n", [("E-USAGE", 5, 12)]),
+    ("Name: T\nMethods:\n  m:\n    Arguments:\n      a: {Contract: $}\n      b: {Contract: $}\n",
+     [("E-ARGUMENT", 5, 7)]),
     ("Name: T\nProperties:\n  p:\n    Contract: {$.string(): $, $.int(): $}\n",
      [("W-CONTRACT-DICT-KEYS", 4, 31)]),
     ("Name: T\nUsage: Meta\nApplies: [Types]\n", [("E-USAGE", 3, 11)]),
