@@ -73,7 +73,8 @@ class NativeFunction:
 
     def __init__(self, class_name, python_name, function, bound):
         self.class_name = class_name
-        self.name = getattr(function, "muranopl_name", camel_case(python_name))
+        self.name = getattr(function, "muranopl_name", None) or (
+            python_name if python_name.startswith("__") else camel_case(python_name))
         self.function = function
         self.python_name = python_name
         self.signature = list(inspect.signature(function).parameters.values())[1 if bound else 0:]
