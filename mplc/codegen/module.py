@@ -196,3 +196,14 @@ class ModuleBuilder:
 
     def optional_value(self, at: PyAst, value: ir.Value | None) -> ast.expr:
         return at.Constant(value=None) if value is None else self.value(value)
+
+
+def expression_module(tree: ir.Expr, fast_paths: bool = True, legacy: bool = False) -> tuple[ast.Module, str]:
+    """A module defining one expression function of ``tree`` (evaluated with no receiver) and
+    what it needs; returns the module and the function's name. For tools and tests that run
+    single expressions (yaql's own test suite, differential tests)."""
+    builder = ModuleBuilder(fast_paths, legacy)
+    name = builder.expression_function(tree, receiver_free=True)
+    at = PyAst(tree.pos)
+    prologue = at.Import(names=[at.alias(name="mplc.runtime", asname=RUNTIME)])
+    return ast.Module(body=[prologue] + builder.definitions, type_ignores=[]), name
