@@ -1,0 +1,81 @@
+"""Fast paths against plain yaql evaluation on generated data: same values, same exceptions.
+
+Each expression runs three ways in MuranoPL's root yaql context (Format 1.3 and, for the
+legacy library, 1.0): yaql's own evaluator, mplc compiled with fast paths, mplc compiled with
+every fast path off.
+"""
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from yaql.language import utils
+
+import compiled_yaql
+from mplc.runtime import bridge
+
+EXPRESSIONS = [
+    "$a + $b", "$a - $b", "$a * $b", "$a / $b", "$a mod $b", "-$a", "not $a",
+    "$a < $b", "$a <= $b", "$a > $b", "$a >= $b", "$a = $b", "$a != $b",
+    "$a and $b", "$a or $b", "$a in $b", "$a[$b]", "$a.b", "($a + $b) * $a",
+    "$a = 1 or $b > 2", "$a != null and $a < $b", "[$a, $b][1]", "{a => $a}.a",
+    "$b.where($ > $a)", "$a.len()", "let(x => $a) -> $x and $b",
+]
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**6, 10**6), st.integers(-2**200, 2**200),
+    st.floats(allow_nan=False, width=32), st.text(max_size=4), st.just(0), st.just(""),
+)
+values = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4).map(tuple),
+    st.dictionaries(st.text(max_size=2), inner, max_size=3).map(utils.FrozenDict),
+), max_leaves=6)
+
+VERSIONS = {"1.3": (1, 3), "1.0": (1, 0)}
+
+
+def _outcome(run):
+    try:
+        return "value", _comparable(run())
+    except Exception as error:  # the exception itself is what is compared
+        return "error", type(error).__name__, str(error)
+
+
+def _comparable(value):
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, tuple(_comparable(item) for item in value)
+    return type(value).__name__, value
+
+
+def _context(version, a, b):
+    context = bridge.root_context(version).create_child_context()
+    context["$a"] = a
+    context["$b"] = b
+    return context
+
+
+@pytest.mark.parametrize("format_version", sorted(VERSIONS))
+@pytest.mark.parametrize("text", EXPRESSIONS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a=values, b=values)
+def test_fast_paths_match_yaql(text, format_version, a, b):
+    version = VERSIONS[format_version]
+    engine = bridge.engine_for(version)
+    legacy = bridge.is_legacy(version)
+    expected = _outcome(lambda: engine(text).evaluate(context=_context(version, a, b)))
+    for fast_paths in (True, False):
+        compiled = _outcome(lambda: compiled_yaql.evaluate(
+            engine, text, context=_context(version, a, b), fast_paths=fast_paths, legacy=legacy))
+        assert compiled == expected, (text, a, b, fast_paths)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("7 / 2", 3), ("-7 / 2", -4), ("7.0 / 2", 3.5), ("1 = true", True),
+    ("null < 1", True), ("2 + 3 * 4", 14), ("'a' + 'b'", "ab"), ("[1, 2][-1]", 2),
+])
+def test_known_results(text, expected):
+    engine = bridge.engine_for((1, 3))
+    result = compiled_yaql.evaluate(engine, text, context=_context((1, 3), None, None))
+    assert result == expected and type(result) is type(expected)
