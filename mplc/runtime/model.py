@@ -266,6 +266,15 @@ class MuranoType:
             found = self._property_lookups[key] = self._find_properties(name)
         return found
 
+    def declarations(self, name):
+        """Every declaration of property ``name`` in this class and its ancestors, nearest first."""
+        key = ("declared", name)
+        found = self._property_lookups.get(key)
+        if found is None:
+            found = self._property_lookups[key] = [
+                t.properties[name] for t in (self, *self.ancestors()) if name in t.properties]
+        return found
+
     def _find_properties(self, name):
         result = [self.properties[name]] if name in self.properties else []
         for ancestor in self.ancestors():
@@ -437,7 +446,7 @@ class MuranoObject:
             return
         executor = self.type.executor
         ultimate = real.type.find_single_property(name)
-        declared = [part.type.properties[name] for part in real.parts() if name in part.type.properties]
+        declared = real.type.declarations(name)
         writes_allowed = context is not None and context[bridge.ALLOW_PROPERTY_WRITES]
         owner = real
         for prop in declared:
