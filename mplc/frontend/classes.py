@@ -72,14 +72,20 @@ def _namespaces(node, sink: DiagnosticSink) -> dict[str, str]:
          for key, value in node.items], sink)
 
 
-def _choice(node, allowed: tuple[str, ...], default: str, what: str, sink: DiagnosticSink) -> str:
+def _choice(node, allowed: tuple[str, ...], default: str, what: str, sink: DiagnosticSink,
+            checked: bool = True) -> str:
+    """The value of a keyword key. The reference fails loading the class on a bad value when
+    ``checked``; otherwise it accepts anything, which then behaves as ``default`` (a warning)."""
     if is_null(node):
         return default
     value = node.value if isinstance(node, Scalar) else None
     if value in allowed:
         return value
-    sink.error("E-USAGE", f"invalid {what} {value!r}; must be one of {', '.join(allowed)}",
-               node.pos)
+    message = f"invalid {what} {value!r}; must be one of {', '.join(allowed)}"
+    if checked:
+        sink.error("E-USAGE", message, node.pos)
+    else:
+        sink.warning("W-USAGE", f"{message}; the reference accepts it as {default}", node.pos)
     return default
 
 
@@ -230,9 +236,11 @@ def _method(name: str, written: str, key: Scalar, payload, scope: Scope) -> ir.M
         sink.error("E-METHOD", f"method '{written}' must be a mapping (Body, Arguments, ...)",
                    payload.pos)
         return None
-    usage = _choice(entries.get("Usage"), METHOD_USAGES, "Runtime", "method Usage", sink)
+    usage = _choice(entries.get("Usage"), METHOD_USAGES, "Runtime", "method Usage", sink,
+                    checked=False)
     scope_node = entries.get("Scope")
-    method_scope = _choice(scope_node, METHOD_SCOPES, "Session", "method Scope", sink)
+    method_scope = _choice(scope_node, METHOD_SCOPES, "Session", "method Scope", sink,
+                           checked=False)
     if usage == "Action":
         if not is_null(scope_node) and method_scope == "Session":
             sink.error("E-USAGE", f"method '{written}' has both Usage: Action and Scope: Session",

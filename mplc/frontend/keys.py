@@ -21,12 +21,11 @@ def described(node) -> str:
 
 
 def mapping_entries(mapping: Mapping, allowed: frozenset[str], where: str,
-                    sink: DiagnosticSink, strict: bool = True) -> dict:
-    """The entries whose key is allowed, by key text; the rest get a diagnostic.
+                    sink: DiagnosticSink) -> dict:
+    """The entries whose key is allowed, by key text; the rest get a warning.
 
-    A key that looks like a misspelling of an allowed key is an error when ``strict`` (the
-    reference would silently ignore it and lose what it meant); any other unknown key is a
-    warning, as the reference ignores it too. Duplicate keys keep the last value, as YAML does.
+    The reference ignores unknown keys here, so they are warnings, with a "did you mean" when
+    one looks like a misspelled allowed key. Duplicate keys keep the last value, as YAML does.
     """
     entries: dict = {}
     for key, value in mapping.items:
@@ -37,10 +36,6 @@ def mapping_entries(mapping: Mapping, allowed: frozenset[str], where: str,
                              "one wins", key.pos)
             entries[text] = (key, value)
             continue
-        hint = suggestion(text, allowed)
-        if strict and hint:
-            sink.error("E-UNKNOWN-KEY", f"unknown key {described(key)} in {where}{hint}", key.pos)
-        else:
-            sink.warning("W-UNKNOWN-KEY", f"unknown key {described(key)} in {where} is ignored"
-                         f"{hint}", key.pos)
+        sink.warning("W-UNKNOWN-KEY", f"unknown key {described(key)} in {where} is ignored"
+                     f"{suggestion(text, allowed)}", key.pos)
     return entries

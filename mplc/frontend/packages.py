@@ -222,7 +222,7 @@ class PackageLoader:
     def _manifest(self, node: Mapping, path: str) -> ir.Manifest | None:
         sink = self.sink
         entries = {key: value for key, (_, value) in
-                   mapping_entries(node, MANIFEST_KEYS, "the manifest", sink, strict=False).items()}
+                   mapping_entries(node, MANIFEST_KEYS, "the manifest", sink).items()}
         format_node = entries.get("Format")
         format_name, format_version = self._format(
             None if format_node is None else plain_data(format_node),

@@ -120,8 +120,9 @@ class Scope:
             minimum = bounds[0] if bounds else 0
             maximum = bounds[1] if len(bounds) == 2 else None
             if bounds and not items:
-                self.sink.error("E-CONTRACT", "a list contract with length bounds needs an item "
-                                "contract before them", node.pos)
+                self.sink.warning("W-CONTRACT", "a list contract with length bounds needs an item "
+                                  "contract before them; the reference raises IndexError when "
+                                  "it checks a non-empty list", node.pos)
             return ir.ContractList(tuple(self.contract(item) for item in items), minimum, maximum,
                                    node.pos)
         fixed = []

@@ -7,9 +7,11 @@ HEAD = "Name: T\nMethods:\n  m:\n    Body:\n"
 CASES = [
     # (source, [(code, line, col)])
     ("Name: T\nExtends: [\n", [("E-YAML", 3, 1)]),
-    ("Name: T\nPropertes: {}\n", [("E-UNKNOWN-KEY", 2, 1)]),
+    ("Name: T\nPropertes: {}\n", [("W-UNKNOWN-KEY", 2, 1)]),
     ("Name: T\nDescription: x\n", [("W-UNKNOWN-KEY", 2, 1)]),
-    ("Name: T\nMethods:\n  m:\n    Bdy: []\n", [("E-UNKNOWN-KEY", 4, 5)]),
+    ("Name: T\nMethods:\n  m:\n    Bdy: []\n", [("W-UNKNOWN-KEY", 4, 5)]),
+    ("Name: T\nMethods:\n  m:\n    Usage: Statc\n", [("W-USAGE", 4, 12)]),
+    ("Name: T\nMethods:\n  m:\n    Scope: Private\n", [("W-USAGE", 4, 12)]),
     (HEAD + "      - Retrun: 1\n", [("E-UNKNOWN-KEY", 5, 9)]),
     (HEAD + "      - deploy\n", [("E-NOT-STATEMENT", 5, 9)]),
     (HEAD + "      - 12\n", [("E-NOT-STATEMENT", 5, 9)]),
@@ -55,6 +57,7 @@ CASES = [
      [("E-ARGUMENT", 5, 7)]),
     ("Name: T\nProperties:\n  p:\n    Contract: {$.string(): $, $.int(): $}\n",
      [("W-CONTRACT-DICT-KEYS", 4, 31)]),
+    ("Name: T\nProperties:\n  p:\n    Contract: [1, 3]\n", [("W-CONTRACT", 4, 15)]),
     ("Name: T\nUsage: Meta\nApplies: [Types]\n", [("E-USAGE", 3, 11)]),
     ("Name: T\nUsage: Meta\nInherited: maybe\n", [("E-USAGE", 3, 12)]),
     ("Namespaces: {'a-b': x}\nName: T\n", [("E-NAMESPACE", 1, 14)]),
