@@ -17,6 +17,7 @@ import os
 from mplc import ir
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.packages import load_packages
+from mplc.versioning import VersionError, parse_requirement, parse_version
 
 CORE_PACKAGE = "io.murano"
 # Classes the reference engine implements in Python and registers into io.murano.
@@ -76,6 +77,18 @@ def _type_names(node) -> list[ir.TypeName]:
     return found
 
 
+def _matching_versions(found: list[ir.Package],
+                       requirement: ir.Requirement) -> list[ir.Package] | None:
+    """The given versions of a required package its spec allows (None for none); all of them
+    when the spec is unreadable (already reported)."""
+    try:
+        spec = parse_requirement(requirement.spec)
+    except VersionError:
+        return found
+    matching = [package for package in found if parse_version(package.manifest.version) in spec]
+    return matching or None
+
+
 class _PackageChecker:
     def __init__(self, package: ir.Package, by_name: dict[str, list[ir.Package]],
                  core: tuple[ir.Package, ...], sink: DiagnosticSink):
@@ -89,7 +102,13 @@ class _PackageChecker:
                 continue
             found = by_name.get(requirement.package)
             if found:
-                visible.extend(found)
+                matching = _matching_versions(found, requirement)
+                if matching is None:
+                    sink.error("E-REQUIREMENT-VERSION", f"package {requirement.package} is "
+                               f"given in version(s) {', '.join(p.manifest.version for p in found)}"
+                               f", none of which matches the required '{requirement.spec or 0}'",
+                               requirement.pos)
+                visible.extend(matching or found)
             else:
                 self.complete = False
                 sink.warning("W-MISSING-REQUIREMENT", f"required package {requirement.package} "

@@ -317,9 +317,9 @@ class PackageLoader:
             relative = _safe_relative(file_name)
             if relative is None:
                 self.sink.error("E-CLASS-PATH", f"class file '{file_name}' is outside Classes/",
-                                value.pos)
+                                key.pos)
                 continue
-            self.class_entry_positions[name] = value.pos
+            self.class_entry_positions[name] = key.pos
             result.append((name, relative))
         return tuple(result)
 
@@ -342,10 +342,12 @@ class PackageLoader:
             data = source.read(file_path, self.sink)
             if data is None:
                 continue
-            classes.extend(self._file_classes(data, source.display(file_path), names))
+            classes.extend(self._file_classes(data, source.display(file_path), names, entry_pos))
         return tuple(classes)
 
-    def _file_classes(self, data: bytes, path: str, listed: list[str]) -> list[ir.Class]:
+    def _file_classes(self, data: bytes, path: str, listed: list[str],
+                      entry_pos: dict[str, ir.Pos] | None = None) -> list[ir.Class]:
+        """The classes of one file; ``entry_pos``: where the manifest lists each class."""
         documents = read_class_documents(data, path, self.sink)
         if documents is None:
             return []
@@ -371,8 +373,9 @@ class PackageLoader:
                 self.sink.error("E-CLASS-NAME", "class document without a Name, and no single "
                                 "manifest entry names it", unnamed[0].mapping.pos)
             for name in missing:
-                self.sink.error("E-CLASS-NOT-IN-FILE", f"the manifest maps class {name} to this "
-                                "file, which does not define it", ir.Pos(path, 1, 1, 1, 1))
+                self.sink.error("E-CLASS-NOT-IN-FILE", f"the manifest maps class {name} to "
+                                f"{path}, which does not define it",
+                                (entry_pos or {}).get(name, ir.Pos(path, 1, 1, 1, 1)))
         return [cls for cls in (build_class(document, name, path, self.sink)
                                 for document, name in named) if cls is not None]
 

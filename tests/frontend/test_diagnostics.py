@@ -120,9 +120,9 @@ MANIFEST = "Format: 1.3\nType: Application\nFullName: p\nClasses:\n  p.T: T.yaml
     (MANIFEST.replace("Application", "App"), [("E-MANIFEST", 2, 7)]),
     (MANIFEST + "Version: not-a-version\n", [("E-VERSION", 6, 10)]),
     (MANIFEST + "Require:\n  other: '>>1'\n", [("E-REQUIREMENT", 7, 10)]),
-    (MANIFEST.replace("T.yaml", "Missing.yaml"), [("E-MISSING-CLASS-FILE", 5, 8)]),
-    (MANIFEST.replace("T.yaml", "../../etc/passwd"), [("E-CLASS-PATH", 5, 8)]),
-    (MANIFEST.replace("p.T:", "p.Other:"), [("E-CLASS-NOT-IN-FILE", 1, 1)]),
+    (MANIFEST.replace("T.yaml", "Missing.yaml"), [("E-MISSING-CLASS-FILE", 5, 3)]),
+    (MANIFEST.replace("T.yaml", "../../etc/passwd"), [("E-CLASS-PATH", 5, 3)]),
+    (MANIFEST.replace("p.T:", "p.Other:"), [("E-CLASS-NOT-IN-FILE", 5, 3)]),
     (MANIFEST + "Requires: {}\n", [("W-UNKNOWN-KEY", 6, 1)]),
 ])
 def test_bad_manifest(tmp_path, manifest, expected):
@@ -134,3 +134,32 @@ def test_bad_manifest(tmp_path, manifest, expected):
     sink = DiagnosticSink()
     load_packages([str(tmp_path)], sink)
     assert [(d.code, d.pos.line, d.pos.col) for d in sink.diagnostics] == expected
+
+
+@pytest.mark.parametrize("spec, given, expected", [
+    ("'>=2'", ["1.0.0"], [("E-REQUIREMENT-VERSION", 7, 3)]),
+    ("'>=2'", ["1.0.0", "2.1.0"], []),
+    ("1.2", ["1.2.7"], []),
+    ("~", ["1.0.0"], [("E-REQUIREMENT-VERSION", 7, 3)]),
+    ("~", ["0.3.0"], []),
+])
+def test_required_versions(tmp_path, spec, given, expected):
+    """A Require no given version satisfies is an error; a package not given is not."""
+    from mplc.diagnostics import DiagnosticSink
+    from mplc.frontend import check_packages, load_packages
+    paths = []
+    for index, version in enumerate(given):
+        lib = tmp_path / f"lib{index}"
+        (lib / "Classes").mkdir(parents=True)
+        (lib / "manifest.yaml").write_text(
+            f"Format: 1.3\nType: Library\nFullName: lib\nVersion: {version}\nClasses: {{}}\n")
+        paths.append(str(lib))
+    app = tmp_path / "app"
+    (app / "Classes").mkdir(parents=True)
+    (app / "manifest.yaml").write_text(MANIFEST + f"Require:\n  lib: {spec}\n  other: 1\n")
+    (app / "Classes" / "T.yaml").write_text("Name: p.T\n")
+    sink = DiagnosticSink()
+    check_packages(load_packages([str(app), *paths], sink), sink)
+    found = [(d.code, d.pos.line, d.pos.col) for d in sink.diagnostics]
+    assert [item for item in found if item[0] != "W-MISSING-REQUIREMENT"] == expected
+    assert ("W-MISSING-REQUIREMENT", 8, 3) in found
