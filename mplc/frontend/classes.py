@@ -277,7 +277,7 @@ def _arguments(node, method: str, scope: Scope) -> tuple[ir.Argument, ...]:
                            "- name: {Contract: ...}", item.pos)
                 continue
             records.append((item.items[0][0], item.items[0][1], item.pos))
-    arguments = []
+    arguments: dict[str, ir.Argument] = {}
     seen_varargs = seen_kwargs = False
     for key, spec, pos in records:
         name = text_of(key)
@@ -298,12 +298,16 @@ def _arguments(node, method: str, scope: Scope) -> tuple[ir.Argument, ...]:
                        "order: standard arguments, then VarArgs, then KwArgs", key.pos)
         seen_varargs = seen_varargs or usage == "VarArgs"
         seen_kwargs = seen_kwargs or usage == "KwArgs"
-        arguments.append(ir.Argument(
+        if name in arguments:
+            sink.warning("W-DUPLICATE-ARGUMENT", f"argument '{name}' of method '{method}' is "
+                         "declared twice; the last declaration wins, in the first one's place",
+                         key.pos)
+        arguments[name] = ir.Argument(
             name=name,
             contract=scope.contract(entries["Contract"]),
             usage=usage,
             default=None if "Default" not in entries else scope.value(entries["Default"]),
             meta=scope.meta(entries.get("Meta")),
             pos=key.pos,
-        ))
-    return tuple(arguments)
+        )
+    return tuple(arguments.values())

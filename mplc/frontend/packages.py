@@ -16,6 +16,7 @@ from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
 from mplc.frontend.keys import mapping_entries
 from mplc.frontend.namespaces import Namespaces
+from mplc.frontend.ui import read_ui_form
 from mplc.frontend.values import Scope, as_list, is_null, plain_data, text_of
 from mplc.frontend.yaml_source import Mapping, Scalar, read_documents
 from mplc.versioning import VersionError, parse_format, parse_requirement, parse_version
@@ -216,8 +217,19 @@ class PackageLoader:
         if manifest is None:
             return None
         classes = self._manifest_classes(source, manifest)
+        self._check_ui_form(source, manifest)
         return ir.Package(manifest=manifest, classes=classes, root=source.display_root,
                           resources=source.listing("Resources"), ui_files=source.listing("UI"))
+
+    def _check_ui_form(self, source: Source, manifest: ir.Manifest) -> None:
+        """Report what keeps the package's form (the manifest's ``UI``, else ui.yaml) from
+        reading; the dashboard, not the engine, reads it."""
+        relative = _safe_relative(manifest.ui or "ui.yaml")
+        if relative is None or not source.exists("UI/" + relative):
+            return
+        data = source.read("UI/" + relative, self.sink)
+        if data is not None:
+            read_ui_form(data, source.display("UI/" + relative), self.sink)
 
     def _manifest(self, node: Mapping, path: str) -> ir.Manifest | None:
         sink = self.sink

@@ -50,6 +50,8 @@ CASES = [
      [("E-MISSING-CONTRACT", 5, 9)]),
     ("Name: T\nMethods:\n  m:\n    Arguments:\n      - a: {Contract: $, Usage: KwArgs}\n"
      "      - b: {Contract: $}\n", [("E-ARGUMENT-ORDER", 6, 9)]),
+    ("Name: T\nMethods:\n  m:\n    Arguments: [{a: {Contract: $}}, {a: {Contract: $}}]\n",
+     [("W-DUPLICATE-ARGUMENT", 4, 38)]),
     ("Name: T\nMethods:\n  m:\n    Arguments: [a, b]\n", [("E-ARGUMENT", 4, 17),
                                                            ("E-ARGUMENT", 4, 20)]),
     ("Name: T\nMethods:\n  m:\n    Usage: Action\n    Scope: Session\n", [("E-USAGE", 5, 12)]),
