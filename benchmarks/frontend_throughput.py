@@ -117,13 +117,22 @@ def generate(folder: str, count: int) -> None:
         handle.write(MANIFEST.format(entries="\n".join(entries)))
 
 
+CLASS_FILE_COUNT = 320
+
+
+def generate_corpus(folder: str, count: int = CLASS_FILE_COUNT) -> str:
+    """A package of ``count`` generated class files under ``folder``; its directory."""
+    package = os.path.join(folder, "bench")
+    generate(package, count)
+    return package
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--classes", type=int, default=320)
+    parser.add_argument("--classes", type=int, default=CLASS_FILE_COUNT)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        package = os.path.join(folder, "bench")
-        generate(package, options.classes)
+        package = generate_corpus(folder, options.classes)
         start = time.perf_counter()
         sink = DiagnosticSink()
         packages = load_packages([package], sink)

@@ -63,7 +63,7 @@ class FastPaths:
             self.binary["#indexer"] = "index"
 
     def code(self, tree: ir.Expr) -> ast.expr | None:
-        """Code for ``tree`` evaluated with no receiver (yaql evaluates every argument so)."""
+        """Inline code for ``tree``, or None when it keeps yaql's generic call."""
         if isinstance(tree, ir.GetContextValue):
             at = PyAst(tree.pos)
             return at.Call(func=fast_attribute(at, "variable"),
@@ -73,7 +73,7 @@ class FastPaths:
             return None
         at = PyAst(tree.pos)
         name, args = tree.name, tree.args
-        operand = self.builder.receiver_free_code
+        operand = self.builder.expression_code
         if name in self.binary and len(args) == 2:
             return _triple_call(at, fast_attribute(at, self.binary[name]), operand(args[0]), operand(args[1]))
         if name in COMPARISONS and len(args) == 2:
@@ -92,13 +92,14 @@ class FastPaths:
     def _dot(self, at: PyAst, receiver: ir.Expr, member: ir.Expr) -> ast.expr | None:
         if isinstance(member, ir.KeywordConstant):
             site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name)))
-            return _triple_call(at, site, self.builder.receiver_free_code(receiver))
+            return _triple_call(at, site, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
                 and not member.name.startswith("#"):
-            arguments = at.Tuple(elts=[self.builder.argument(arg) for arg in member.args], ctx=ast.Load())
+            arguments = self.builder.call_arguments(at, member.args)
             site = self.builder.define(at, "M", self._site(
-                at, "MethodCall", at.Constant(value=member.name), self.builder.argument(member), arguments))
-            return _triple_call(at, site, self.builder.receiver_free_code(receiver))
+                at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
+                arguments))
+            return _triple_call(at, site, self.builder.expression_code(receiver))
         return None
 
     @staticmethod
@@ -122,9 +123,9 @@ class FastPaths:
         """An ``and``/``or`` operand: yaql runs it in a child context, which only matters when it
         may write one (``let``, ``unpack``, any function mplc does not know)."""
         if self.writes_no_context(tree):
-            return self.builder.receiver_free_code(tree)
+            return self.builder.expression_code(tree)
         at = PyAst(tree.pos)
-        function = self.builder.expression_function(tree, receiver_free=True)
+        function = self.builder.expression_function(tree)
         child = at.Call(func=fast_attribute(at, "child"), args=[load(at, "context")], keywords=[])
         return at.Call(func=load(at, function),
                        args=[fast_attribute(at, "NO_VALUE"), child, load(at, "engine")], keywords=[])

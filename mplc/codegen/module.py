@@ -95,35 +95,21 @@ class ModuleBuilder:
 
     # -- expressions ---------------------------------------------------------------------
 
-    def expression_function(self, tree: ir.Expr, receiver_free: bool = False) -> str:
-        """``def _fN(receiver, context, engine): return <tree>`` at module level.
-
-        ``receiver_free``: every caller passes ``NO_VALUE`` as the receiver (whole expressions,
-        contract expressions); lazy arguments may get a receiver from yaql."""
+    def expression_function(self, tree: ir.Expr) -> str:
+        """``def _fN(receiver, context, engine): return <tree>`` at module level."""
         at = PyAst(tree.pos)
-        return self.define_function(at, "f", TRIPLE,
-                                    [at.Return(value=self.expression_code(tree, receiver_free))])
+        return self.define_function(at, "f", TRIPLE, [at.Return(value=self.expression_code(tree))])
 
-    def receiver_free_code(self, tree: ir.Expr) -> ast.expr:
-        """Code of ``tree`` where yaql evaluates it with no receiver (an argument it evaluates)."""
-        return self.expression_code(tree, receiver_free=True)
-
-    def expression_code(self, tree: ir.Expr, receiver_free: bool = False) -> ast.expr:
+    def expression_code(self, tree: ir.Expr) -> ast.expr:
         """Code evaluating ``tree`` with ``receiver``, ``context``, ``engine`` in scope.
 
-        A fast path evaluated where a receiver may come is guarded by ``receiver is NO_VALUE``:
-        with a receiver yaql resolves the node as a method, so the generic call stays."""
-        at = PyAst(tree.pos)
+        Fast paths only replace nodes yaql never evaluates with a receiver: operators and
+        variables have ``uses_receiver`` False, and yaql hands a receiver only to method-style
+        lambdas, which refuse such nodes (``yaqltypes.Lambda(method=True).check``)."""
         if isinstance(tree, ir.Wrap):
-            return self.expression_code(tree.expr, receiver_free)
+            return self.expression_code(tree.expr)
         fast = None if self.fast is None else self.fast.code(tree)
-        if fast is not None:
-            if receiver_free:
-                return fast
-            no_receiver = at.Compare(left=load(at, "receiver"), ops=[ast.Is()],
-                                     comparators=[fast_attribute(at, "NO_VALUE")])
-            return at.IfExp(test=no_receiver, body=fast, orelse=self._generic_code(at, tree))
-        return self._generic_code(at, tree)
+        return self._generic_code(PyAst(tree.pos), tree) if fast is None else fast
 
     def _generic_code(self, at: PyAst, tree: ir.Expr) -> ast.expr:
         if isinstance(tree, (ir.Constant, ir.KeywordConstant)):
@@ -139,9 +125,23 @@ class ModuleBuilder:
             return at.Call(func=rule, args=[load(at, name) for name in TRIPLE], keywords=[])
         raise TypeError(f"unknown expression node {type(tree).__name__}")
 
-    def _call(self, at: PyAst, name: str, args: tuple[ir.Expr, ...]) -> ast.expr:
-        arguments = self.define(at, "A", at.Tuple(elts=[self.argument(arg) for arg in args], ctx=ast.Load()))
+    def _call(self, at: PyAst, name: str, args: tuple[ir.Expr, ...],
+              arguments: ast.expr | None = None) -> ast.expr:
+        if arguments is None:
+            arguments = self.call_arguments(at, args)
         return runtime_call(at, "call", at.Constant(value=name), *(load(at, n) for n in TRIPLE), arguments)
+
+    def call_arguments(self, at: PyAst, args: tuple[ir.Expr, ...]) -> ast.expr:
+        """The hoisted tuple of argument objects of a call (``_AN``)."""
+        return self.define(at, "A", at.Tuple(elts=[self.argument(arg) for arg in args], ctx=ast.Load()))
+
+    def call_lazy(self, tree: ir.Function, arguments: ast.expr) -> ast.expr:
+        """The lazy argument object of the call ``tree`` whose argument tuple is ``arguments``."""
+        at = PyAst(tree.pos)
+        call = self._call(at, tree.name, tree.args, arguments)
+        function = self.define_function(at, "f", TRIPLE, [at.Return(value=call)])
+        return self.define(at, "L", runtime_call(at, "lazy", load(at, function),
+                                                  at.Constant(value=tree.uses_receiver)))
 
     def argument(self, tree: ir.Expr) -> ast.expr:
         """A module-level lazy argument object standing for ``tree`` (yaql passes trees, not values)."""
@@ -165,7 +165,7 @@ class ModuleBuilder:
     def evaluate(self, expression: ir.Expression) -> ast.expr:
         """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics."""
         at = PyAst(expression.pos)
-        function = self.expression_function(expression.tree, receiver_free=True)
+        function = self.expression_function(expression.tree)
         arguments = [load(at, function), load(at, "context")]
         if self.fast is not None:
             arguments.append(load(at, "_ENGINE"))
@@ -174,7 +174,7 @@ class ModuleBuilder:
     def hoist_expression(self, expression: ir.Expression) -> ast.expr:
         """The contract compiler's callback: a reference to the hoisted function of ``expression``."""
         at = PyAst(expression.pos)
-        return load(at, self.expression_function(expression.tree, receiver_free=True))
+        return load(at, self.expression_function(expression.tree))
 
     # -- data values ---------------------------------------------------------------------
 
@@ -199,11 +199,11 @@ class ModuleBuilder:
 
 
 def expression_module(tree: ir.Expr, fast_paths: bool = True, legacy: bool = False) -> tuple[ast.Module, str]:
-    """A module defining one expression function of ``tree`` (evaluated with no receiver) and
+    """A module defining one expression function of ``tree`` and
     what it needs; returns the module and the function's name. For tools and tests that run
     single expressions (yaql's own test suite, differential tests)."""
     builder = ModuleBuilder(fast_paths, legacy)
-    name = builder.expression_function(tree, receiver_free=True)
+    name = builder.expression_function(tree)
     at = PyAst(tree.pos)
     prologue = at.Import(names=[at.alias(name="mplc.runtime", asname=RUNTIME)])
     return ast.Module(body=[prologue] + builder.definitions, type_ignores=[]), name

@@ -8,7 +8,7 @@ where a number is wanted, or anything unusual takes the bridge.
 
 from __future__ import annotations
 
-from yaql.language import contexts, utils
+from yaql.language import contexts, expressions, utils
 
 from mplc.runtime import bridge
 from mplc.runtime.model import NO_VALUE, MuranoObject, current_executor
@@ -178,12 +178,15 @@ class MethodCall:
     functions of the arguments, evaluated in order only when the fast path is taken.
     """
 
-    __slots__ = ("name", "lazy_expression", "arguments", "methods")
+    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "methods")
 
     def __init__(self, name: str, lazy_expression, arguments: tuple):
         self.name = name
         self.lazy_expression = lazy_expression
         self.arguments = arguments
+        # yaql hands a literal ``null`` to the stub as a constant its contract never sees.
+        self.literal_nulls = tuple(isinstance(argument, expressions.Constant) and argument.value is None
+                                   for argument in arguments)
         self.methods: dict = {}
 
     def _resolve(self, murano_type):
@@ -215,8 +218,12 @@ class MethodCall:
         caller_type = context[bridge.TYPE]
         converted = []
         for position, argument in enumerate(method.arguments.values()):
-            value = values[position] if position < len(values) else NO_VALUE
-            converted.append(argument.transform(value, this, owner, caller_type))
+            if position >= len(values):
+                converted.append(argument.transform(NO_VALUE, this, owner, caller_type))
+            elif self.literal_nulls[position]:
+                converted.append(None)
+            else:
+                converted.append(argument.transform(values[position], this, owner, caller_type))
         result = current_executor().invoke(method, receiver, tuple(converted), {}, context)
         utils.limit_memory_usage(engine, (1, result))
         return result
