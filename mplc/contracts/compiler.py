@@ -175,7 +175,8 @@ class _Validators:
                 key_validator = value_validator = at.Constant(value=None)
             else:
                 key_validator, value_validator = map(self._helper, contract.expression_key)
-            call = _primitive_call(at, "dict_of", fixed, key_validator, value_validator)
+            call = _primitive_call(at, "dict_of", fixed, key_validator, value_validator,
+                                   at.Constant(value=contract.second_expression_key is not None))
             return [at.Return(value=call)]
         if isinstance(contract, ir.ContractConstant):
             return [at.Return(value=_primitive_call(at, "constant", _literal(at, contract.value)))]

@@ -25,7 +25,7 @@ from yaql.language import utils as yaql_utils
 from yaql.language import yaqltypes
 
 from mplc.runtime.bridge import finalize as freeze
-from mplc.runtime.errors import ContractViolationException, NoObjectFoundError
+from mplc.runtime.errors import ContractViolationException, DslContractSyntaxError, NoObjectFoundError
 
 # Modes of one contract application (the reference's transform / validate / check_type /
 # finalize, with transform split by whether template() values are finalized to dicts).
@@ -340,6 +340,9 @@ def list_of(value, cc: ContractContext, item_validators, min_length, max_length)
         raise ContractViolationException(
             f"Array length {length} must not be less than {min_length}")
     if not item_validators:
+        if value:
+            # The reference indexes its spec for the item's contract and finds none.
+            raise IndexError("list index out of range")
         return tuple(value)
     last = len(item_validators) - 1
     result = []
@@ -353,8 +356,13 @@ def list_of(value, cc: ContractContext, item_validators, min_length, max_length)
     return tuple(result)
 
 
-def dict_of(value, cc: ContractContext, fixed, key_validator, value_validator):
-    """``{key: spec, ..., <expression key>: spec}``; ``fixed`` is ((key, validator), ...)."""
+def dict_of(value, cc: ContractContext, fixed, key_validator, value_validator,
+            second_expression_key=False):
+    """``{key: spec, ..., <expression key>: spec}``; ``fixed`` is ((key, validator), ...).
+
+    ``second_expression_key``: the spec has more than one expression key, which the reference
+    accepts when loading and rejects when the contract runs, after mapping the literal keys.
+    """
     if value is None:
         value = {}
     if not isinstance(value, collections.abc.Mapping):
@@ -365,6 +373,8 @@ def dict_of(value, cc: ContractContext, fixed, key_validator, value_validator):
     result = {}
     for key, validator in fixed:
         result[key] = _dict_item(validator, value.get(key), cc, key)
+    if second_expression_key:
+        raise DslContractSyntaxError("Dictionary contract cannot have more than one expression key")
     if key_validator is not None:
         for key, item in value.items():
             if key in result:
