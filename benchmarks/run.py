@@ -97,7 +97,7 @@ def run_call_workload(workload: CallWorkload, cache_dir: str) -> Row:
     for fast_paths in (True, False):
         runtime = _runtime(fast_paths, cache_dir)
         obj = runtime.new(workload.class_name)
-        result = runtime.call(obj, workload.method, *workload.args)
+        result = runtime.render(runtime.call(obj, workload.method, *workload.args))
         if result != expected:
             row.note = f"result {result!r} != python {expected!r}"
         seconds = _median_time(lambda: runtime.call(obj, workload.method, *workload.args))

@@ -58,6 +58,7 @@ class FastPaths:
 
     def __init__(self, builder: "ModuleBuilder", legacy: bool):
         self.builder = builder
+        self.legacy = legacy
         self.binary = dict(BINARY_HELPERS)
         if not legacy:
             self.binary["#indexer"] = "index"
@@ -83,6 +84,9 @@ class FastPaths:
             return at.UnaryOp(op=ast.Not(), operand=operand(args[0]))
         if name == "#unary_operator_-" and len(args) == 1:
             return _triple_call(at, fast_attribute(at, "negate"), operand(args[0]))
+        if name == "#list" and not any(isinstance(arg, ir.MappingRule) for arg in args):
+            return at.Call(func=fast_attribute(at, "build_list"),
+                           args=[load(at, "engine"), *(operand(arg) for arg in args)], keywords=[])
         if name in BOOLEAN_OPERATORS and len(args) == 2:
             return at.BoolOp(op=BOOLEAN_OPERATORS[name](), values=[self._lambda_operand(arg) for arg in args])
         if name == "#operator_." and len(args) == 2:
@@ -91,7 +95,8 @@ class FastPaths:
 
     def _dot(self, at: PyAst, receiver: ir.Expr, member: ir.Expr) -> ast.expr | None:
         if isinstance(member, ir.KeywordConstant):
-            site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name)))
+            site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name),
+                                                           at.Constant(value=self.legacy)))
             return _triple_call(at, site, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
                 and not member.name.startswith("#"):
@@ -138,7 +143,7 @@ class FastPaths:
         if not isinstance(tree, ir.Function):
             return False
         known = (tree.name in self.binary or tree.name in COMPARISONS or tree.name in BOOLEAN_OPERATORS
-                 or tree.name in ("#unary_operator_not", "#unary_operator_-")
+                 or tree.name in ("#unary_operator_not", "#unary_operator_-", "#list")
                  or (tree.name == "#operator_." and len(tree.args) == 2
                      and isinstance(tree.args[1], ir.KeywordConstant)))
         return known and all(self.writes_no_context(arg) for arg in tree.args)

@@ -9,6 +9,7 @@ where a number is wanted, or anything unusual takes the bridge.
 from __future__ import annotations
 
 from yaql.language import contexts, expressions, utils
+from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge
 from mplc.runtime.model import NO_VALUE, MuranoObject, current_executor
@@ -153,21 +154,31 @@ def child(context):
     return context.create_child_context()
 
 
+def build_list(engine, *items):
+    """``[a, b]``: yaql's own ``#list``, called without resolving it (nothing else has the name)."""
+    return yaql_collections.build_list(engine, *items)
+
+
 class PropertyRead:
-    """``receiver.name`` at one call site: a MuranoPL object's property, or yaql's ``#operator_.``."""
+    """``receiver.name`` at one call site: a MuranoPL object's property, a dictionary's key, or
+    yaql's ``#operator_.``. ``legacy``: yaql's legacy library reads a missing key as null."""
 
-    __slots__ = ("name", "keyword")
+    __slots__ = ("name", "keyword", "legacy")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, legacy: bool = False):
         self.name = name
         self.keyword = bridge.keyword(name)
+        self.legacy = legacy
 
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
             result = receiver.get_property(self.name, context)
-            utils.limit_memory_usage(engine, (1, result))
-            return result
-        return _call("#operator_.", context, engine, receiver, self.keyword)
+        elif type(receiver) is utils.FrozenDict or type(receiver) is dict:
+            result = receiver.get(self.name) if self.legacy else receiver[self.name]
+        else:
+            return _call("#operator_.", context, engine, receiver, self.keyword)
+        utils.limit_memory_usage(engine, (1, result))
+        return result
 
 
 class MethodCall:

@@ -19,7 +19,8 @@ EXPRESSIONS = [
     "$a < $b", "$a <= $b", "$a > $b", "$a >= $b", "$a = $b", "$a != $b",
     "$a and $b", "$a or $b", "$a in $b", "$a[$b]", "$a.b", "($a + $b) * $a",
     "$a = 1 or $b > 2", "$a != null and $a < $b", "[$a, $b][1]", "{a => $a}.a",
-    "$b.where($ > $a)", "$a.len()", "let(x => $a) -> $x and $b",
+    "$b.where($ > $a)", "$a.len()", "let(x => $a) -> $x and $b", "[$a, [$b], a]", "[$a => $b]",
+    "{b => $a}.b", "{c => $a}.b", "dict(b => $a).b",
 ]
 
 scalars = st.one_of(
