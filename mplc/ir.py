@@ -515,3 +515,6 @@ class Package:
     root: str  # directory or zip path it was read from
     resources: tuple[str, ...] = field(default=())  # paths relative to Resources/
     ui_files: tuple[str, ...] = field(default=())  # paths relative to UI/
+    # files the package's type generated (path relative to the package root, bytes); the
+    # compiled package carries them as if they were in the source (see mplc.packagetypes)
+    generated_files: tuple[tuple[str, bytes], ...] = field(default=())

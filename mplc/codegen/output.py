@@ -103,9 +103,14 @@ def readable_source(tree: ast.Module) -> str:
 
 
 def _copy_package_files(package: ir.Package, destination: str) -> None:
-    """manifest.yaml, Resources/ and UI/ travel with the compiled package, byte for byte."""
-    wanted = ["manifest.yaml"] + [f"Resources/{path}" for path in package.resources] \
-        + [f"UI/{path}" for path in package.ui_files]
+    """manifest.yaml, Resources/ and UI/ travel with the compiled package, byte for byte, with
+    the files the package's type generated."""
+    generated = dict(package.generated_files)
+    for relative, data in generated.items():
+        _write(os.path.join(destination, *relative.split("/")), data)
+    wanted = [relative for relative in ["manifest.yaml"]
+              + [f"Resources/{path}" for path in package.resources]
+              + [f"UI/{path}" for path in package.ui_files] if relative not in generated]
     if zipfile.is_zipfile(package.root):
         with zipfile.ZipFile(package.root) as archive:
             present = set(archive.namelist())

@@ -19,7 +19,10 @@ from mplc.frontend.namespaces import Namespaces
 from mplc.frontend.ui import read_ui_form
 from mplc.frontend.values import Scope, as_list, is_null, plain_data, text_of
 from mplc.frontend.yaml_source import Mapping, Scalar, read_documents
-from mplc.versioning import VersionError, parse_format, parse_requirement, parse_version
+from mplc.packagetypes import installed as installed_package_types
+from mplc.packagetypes.reading import read_typed_package
+from mplc.versioning import (DEFAULT_FORMAT_NAME, VersionError, parse_format, parse_requirement,
+                             parse_version)
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_ZIP_MEMBERS = 20000
@@ -216,6 +219,9 @@ class PackageLoader:
         manifest = self._manifest(documents[0], manifest_path)
         if manifest is None:
             return None
+        if manifest.format_name != DEFAULT_FORMAT_NAME:
+            return read_typed_package(source, manifest, plain_data(documents[0]), self.sink,
+                                      self._file_classes)
         classes = self._manifest_classes(source, manifest)
         self._check_ui_form(source, manifest)
         return ir.Package(manifest=manifest, classes=classes, root=source.display_root,
@@ -281,9 +287,15 @@ class PackageLoader:
         except VersionError as error:
             self.sink.error("E-FORMAT", str(error), pos)
             return "MuranoPL", "1.0.0"
-        if name != "MuranoPL" or str(version) not in SUPPORTED_FORMATS:
+        if name == DEFAULT_FORMAT_NAME and str(version) not in SUPPORTED_FORMATS:
             self.sink.error("E-FORMAT", f"unsupported package format {name}/{version}; supported: "
                             "MuranoPL/1.0 to MuranoPL/1.4", pos)
+        if name != DEFAULT_FORMAT_NAME:
+            package_types = installed_package_types()
+            if package_types.find(name, version) is None:
+                self.sink.error("E-FORMAT", f"unknown package format {name}/{version}; installed "
+                                f"package types: {package_types.describe()}", pos)
+                return DEFAULT_FORMAT_NAME, "1.0.0"
         return name, str(version)
 
     def _requirements(self, node) -> tuple[ir.Requirement, ...]:

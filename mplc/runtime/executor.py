@@ -32,15 +32,16 @@ class Package:
     """A loaded package version: its spec and the types built from its classes on demand.
 
     ``requirements`` are the effective ones (``mplc.versioning.package_requirements``): the
-    manifest's Require plus the package's own major version and ``io.murano: 0``."""
+    manifest's Require plus the package's own major version and ``io.murano: 0``. Any package
+    type's Format is accepted (the front end knows the types): its version is the MuranoPL
+    version the classes run under, as in the reference (``Heat.HOT/1.0`` runs as 1.0)."""
 
     def __init__(self, spec: PackageSpec, class_specs: dict, executor):
         self.spec = spec
         self.name = spec.full_name
         self.version = versioning.parse_version(spec.version)
         format_name, format_version = versioning.parse_format(spec.format)
-        if format_name != versioning.DEFAULT_FORMAT_NAME or (
-                format_version.major, format_version.minor) > SUPPORTED_FORMAT:
+        if (format_version.major, format_version.minor) > SUPPORTED_FORMAT:
             raise errors.PackageFormatError(
                 f"Package {self.name}/{self.version} has Format {format_name}/{format_version}; "
                 f"this mplc runs MuranoPL/1.0 to MuranoPL/{SUPPORTED_FORMAT[0]}.{SUPPORTED_FORMAT[1]}")
@@ -74,6 +75,7 @@ def _import_package(path: str):
         location.loader.exec_module(module)
     module = sys.modules[module_name]
     spec = module.PACKAGE
+    spec.directory = path
     classes = {}
     for class_name, class_module in spec.classes.items():
         class_spec = importlib.import_module(f"{module_name}.{class_module}").CLASS

@@ -77,6 +77,7 @@ class PackageSpec:
     requirements: dict = field(default_factory=dict)
     classes: dict = field(default_factory=dict)  # class name -> module name, or -> ClassSpec
     manifest: dict = field(default_factory=dict)
+    directory: str | None = None  # the compiled package directory it was imported from
 
     @property
     def format_version(self) -> tuple[int, int]:

@@ -24,7 +24,12 @@ _ResourceLoader.add_constructor(
 
 
 def package_directory(package) -> str:
-    """The directory a package was loaded from: where its manifest.yaml sits above its classes."""
+    """The directory a package was loaded from: its compiled directory (which carries its
+    Resources/, and those its package type generated), else where its manifest.yaml sits above
+    its classes."""
+    compiled = package.spec.directory
+    if compiled and os.path.isfile(os.path.join(compiled, "manifest.yaml")):
+        return compiled
     for class_spec in package.class_specs.values():
         directory = os.path.dirname(class_spec.source_file or "")
         while directory and directory != os.path.dirname(directory):
