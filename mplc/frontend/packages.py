@@ -196,7 +196,7 @@ class PackageLoader:
                 else:
                     self.sink.error("E-ZIP", "archive has no manifest.yaml", _file_pos(path))
                     return []
-            source = ZipSource(archive, prefix, os.path.join(path, prefix.rstrip("/")))
+            source = ZipSource(archive, prefix, os.path.join(path, prefix[:-1]) if prefix else path)
             package = self._package(source)
             if self.sources is not None:
                 self.sources.update(source.texts)
