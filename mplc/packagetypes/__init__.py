@@ -3,13 +3,16 @@
 Built in: MuranoPL 1.0 to 1.4 and Heat.HOT 1.0. Plugins are classes implementing
 ``mplc.packagetypes.Package`` (most subclass ``PackageBase``), published under the
 ``io.murano.plugins.packages`` entry-point group with names ``Name/Version``; several names may
-point at one class. A plugin class with an ``init_plugin`` attribute has it called once when
-loaded. Built-in types win over plugins of the same name, as in the reference engine.
+point at one class. A plugin class with an ``init_plugin`` attribute has it called for each name
+it is registered under, as the reference does. Built-in types win over plugins of the same name,
+as in the reference engine. Entry points are read once per ``sys.path``.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
+import sys
 from dataclasses import dataclass
 
 from mplc.packagetypes.base import (ClassSource, Package, PackageBase, PackageTypeError, Problem,
@@ -49,6 +52,12 @@ class PackageTypes:
 
 def installed(plugins: bool = True) -> PackageTypes:
     """The built-in types, plus (``plugins``) those of every installed distribution's entry points."""
+    return _installed(tuple(sys.path) if plugins else None)
+
+
+@functools.lru_cache(maxsize=8)
+def _installed(search_path: tuple[str, ...] | None) -> PackageTypes:
+    plugins = search_path is not None
     formats: dict = {}
     failures = []
     for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if plugins else ():

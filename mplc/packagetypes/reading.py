@@ -107,10 +107,11 @@ def relocate(node, move: Callable[[ir.Pos], ir.Pos]):
 
 
 def _inside(directory: str, file: str) -> str | None:
-    """``file`` relative to the package directory ('/'-separated), or None when outside."""
+    """``file`` relative to the package directory ('/'-separated), or None when it is not a
+    file of the package (a label such as ``<generated code>``)."""
     path = os.path.abspath(os.path.join(directory, file))
     root = os.path.abspath(directory)
-    if os.path.commonpath([root, path]) != root or path == root:
+    if os.path.commonpath([root, path]) != root or not os.path.isfile(path):
         return None
     return os.path.relpath(path, root).replace(os.sep, "/")
 
