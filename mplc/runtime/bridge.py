@@ -75,9 +75,21 @@ def engine_for(format_version) -> object:
     return _ENGINES[is_legacy(version)]
 
 
+_SCALAR_TYPES = frozenset((str, bytes, int, float, bool, type(None)))
+_PLAIN_MAPPING_TYPES = frozenset((dict, utils.FrozenDict))
+_PLAIN_SEQUENCE_TYPES = frozenset((list, tuple))
+
+
 def finalize(value):
     """Freeze a result as the reference's ``#finalize`` does: lists to tuples, dicts to FrozenDict."""
-    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
+    value_type = type(value)
+    if value_type in _SCALAR_TYPES:
+        return value
+    if value_type in _PLAIN_MAPPING_TYPES:
+        return utils.FrozenDict({finalize(k): finalize(v) for k, v in value.items()})
+    if value_type in _PLAIN_SEQUENCE_TYPES:
+        return tuple([finalize(item) for item in value])
+    if isinstance(value, (str, bytes, int, float, bool)):
         return value
     if isinstance(value, utils.MappingType):
         return utils.FrozenDict((finalize(k), finalize(v)) for k, v in value.items())

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 from mplc import versioning
 from mplc.runtime import bridge, contracts
-from mplc.runtime.model import MuranoObject, TypeReference
+from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 
 class ContractContext(contracts.ContractContext):
@@ -12,24 +14,30 @@ class ContractContext(contracts.ContractContext):
 
     ``this``: the object whose property/argument it is (None for static members); ``owner``:
     the owner new objects get; ``calling_type``: the class whose code assigns the value;
-    ``context``: the yaql context of ``this`` (contract expressions evaluate in it, ``$`` is the
-    value being checked); ``finalize``: the reference's finalize flag; ``executor``.
+    ``target``: the object part (or, for static members, the type) whose code context contract
+    expressions evaluate in, built only when a contract needs it (``context``, where ``$`` is
+    the value being checked); ``finalize``: the reference's finalize flag; ``executor``.
     """
 
-    __slots__ = ("executor", "this", "owner", "calling_type", "context", "finalize", "mode")
+    __slots__ = ("executor", "this", "owner", "calling_type", "target", "scope", "finalize",
+                 "mode", "_context")
 
-    def __init__(self, executor, this, owner, calling_type, context, finalize=True):
+    def __init__(self, executor, this, owner, calling_type, target, finalize=True):
         self.mode = contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED
         self.executor = executor
         self.this = this
         self.owner = owner
         self.calling_type = calling_type
-        self.context = context
+        self.target = target
+        self.scope = target if isinstance(target, MuranoType) else target.type
         self.finalize = finalize
+        self._context = None
 
     @property
-    def engine(self):
-        return self.context[bridge.ENGINE]
+    def context(self):
+        if self._context is None:
+            self._context = self.executor.object_context(self.target)
+        return self._context
 
     @property
     def initializing(self) -> bool:
@@ -38,7 +46,7 @@ class ContractContext(contracts.ContractContext):
 
     def find_class(self, name):
         """A class (MuranoType) by name, resolved in the namespaces of the checked class."""
-        return self.executor.find_class(name, self.context[bridge.NAMES_SCOPE])
+        return self.executor.find_class(name, self.scope)
 
     def get_object(self, object_id):
         loading = self.executor.loading
@@ -82,15 +90,21 @@ class ContractContext(contracts.ContractContext):
             murano_type = murano_type.type
         if not isinstance(value, MuranoObject):
             return False
-        spec = None if version_spec is None else versioning.parse_requirement(version_spec)
-        requiring = self.context[bridge.NAMES_SCOPE].package
-        candidates = set()
-        for part in value.real_this.parts():
-            if part.type.name != murano_type.name:
-                continue
-            allowed = spec or requiring.requirements.get(part.type.package.name)
-            if allowed is None:
-                return False
-            if part.type.version in allowed:
-                candidates.add((part.type.name, part.type.version))
-        return len(candidates) == 1
+        return _is_instance_of(value.real_this.type, murano_type.name, version_spec,
+                               self.scope.package)
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_instance_of(object_type, type_name, version_spec, requiring) -> bool:
+    """``is_instance_of`` for every object of ``object_type`` (its class parts are fixed)."""
+    spec = None if version_spec is None else versioning.parse_requirement(version_spec)
+    candidates = set()
+    for part_type in (object_type, *object_type.ancestors()):
+        if part_type.name != type_name:
+            continue
+        allowed = spec or requiring.requirements.get(part_type.package.name)
+        if allowed is None:
+            return False
+        if part_type.version in allowed:
+            candidates.add((part_type.name, part_type.version))
+    return len(candidates) == 1

@@ -7,6 +7,7 @@ Public API (DESIGN.md): ``Executor(package_dirs)``, ``load``, ``new``, ``call``,
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import importlib.util
 import json
@@ -114,6 +115,7 @@ class Executor:
         self._locks = {}
         self.class_configs = class_configs
         self._type_contexts = {}
+        self._class_lookups = {}
 
     # --- activation -------------------------------------------------------------------------
 
@@ -180,6 +182,12 @@ class Executor:
             scope = scope.type
         if scope is None:
             return self.class_version(name, None)
+        found = self._class_lookups.get((name, scope))
+        if found is None:
+            found = self._class_lookups[name, scope] = self._find_class_in_scope(name, scope)
+        return found
+
+    def _find_class_in_scope(self, name, scope):
         name = self.resolve_name(name, scope)
         package = scope.package
         if name in package.class_specs:
@@ -444,8 +452,11 @@ class Executor:
         return prop.transform(value, prop.declaring_type, None, _context_type(context))
 
     def set_static_property(self, murano_type, name, value, context, dry_run=False):
+        self.write_static_property(murano_type, name, value, _context_type(context), dry_run)
+
+    def write_static_property(self, murano_type, name, value, calling_type, dry_run=False):
         prop = murano_type.find_static_property(name)
-        value = prop.transform(value, prop.declaring_type, None, _context_type(context))
+        value = prop.transform(value, prop.declaring_type, None, calling_type)
         if not dry_run:
             self.static_values[prop] = value
 
@@ -462,7 +473,8 @@ class Executor:
         session = LoadSession(self, owner, keep_ids)
         self.loading = session
         try:
-            result = session.load_root(data, default_type, scope, context)
+            with collector_paused():
+                result = session.load_root(data, default_type, scope, context)
         finally:
             self.loading = None
         for initializer in session.initializers:
@@ -521,6 +533,19 @@ class Executor:
         from mplc.runtime.serialization import collect_garbage
         with self.active():
             return collect_garbage(self)
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off while a model's objects are built: they are all
+    alive, and collections triggered by thousands of new objects would scan every one of them."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _context_type(context):

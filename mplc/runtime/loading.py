@@ -10,16 +10,22 @@ from mplc.runtime.model import (NO_VALUE, MuranoObject, MuranoType, TypeReferenc
 
 
 def parse_definition(executor, data, scope, context):
-    """(type, properties, header) of ``{'?': {...}, props...}`` or ``{Type: props, name: ...}``."""
+    """(type, properties, header) of ``{'?': {...}, props...}`` or ``{Type: props, name: ...}``.
+
+    With a ``context`` (data that came from code or a contract) values are frozen as yaql
+    results are."""
     if not isinstance(data, utils.MappingType):
         return None
-    spec = dict(bridge.finalize(data) if context is not None else data)
-    for key in list(spec):
+    freeze = bridge.finalize if context is not None else _unchanged
+    spec = {}
+    for key, value in data.items():
+        key = freeze(key)
         if isinstance(key, (TypeReference, MuranoType)) or (
                 scope is not None and isinstance(key, str) and ":" in key):
             murano_type = executor.find_class(key, scope)
-            properties = spec.pop(key) or {}
-            return murano_type, dict(properties), spec
+            spec.update((freeze(k), freeze(v)) for k, v in data.items() if freeze(k) != key)
+            return murano_type, dict(freeze(value) or {}), spec
+        spec[key] = freeze(value)
     header = dict(spec.pop("?", None) or {})
     type_value = header.get("type")
     murano_type = None
@@ -31,6 +37,10 @@ def parse_definition(executor, data, scope, context):
         murano_type = executor.class_version(name, version_text or header.get("classVersion"),
                                              package_name or header.get("package"))
     return murano_type, spec, header
+
+
+def _unchanged(value):
+    return value
 
 
 class LoadSession:
@@ -87,38 +97,29 @@ class LoadSession:
         """Set properties (and collect ``.init`` arguments) of one class part, then its parents'."""
         context = context.create_child_context()
         context[bridge.ALLOW_PROPERTY_WRITES] = True
-        config = self.executor.class_config(part.type)
-        for name, prop in part.type.properties.items():
-            if prop.usage == "Config":
+        plan = load_plan(part.type)
+        if plan.config_names:
+            config = self.executor.class_config(part.type)
+            for name in plan.config_names:
                 part.set_property(name, config.get(name, NO_VALUE), dry_run=part.initialized)
-        init = part.type.methods.get(".init")
-        names = list(part.type.properties)
-        if init is not None:
-            names += [n for n in init.arguments if n not in part.type.properties]
+        init = plan.init
         init_arguments = {}
-        remaining = len(names)
+        caller_view = part.caller_view_of(context)
+        remaining = len(plan.entries)
         while True:
             failures = 0
-            for name in names:
+            for name, spec, is_init_argument, source in plan.entries:
                 if name in used_names:
                     continue
-                is_init_argument = init is not None and name in init.arguments
-                spec = init.arguments[name] if is_init_argument else part.type.properties[name]
-                if spec.usage in ("Config", "Static"):
+                if source is _SKIPPED:
                     used_names.add(name)
                     continue
-                if spec.usage == "Runtime":
-                    if not spec.spec.has_default:
-                        used_names.add(name)
-                        continue
-                    value = NO_VALUE
-                else:
-                    value = params.get(name, NO_VALUE)
+                value = NO_VALUE if source is _DEFAULT else params.get(name, NO_VALUE)
                 try:
                     if is_init_argument:
                         init_arguments[name] = value
                     else:
-                        part.set_property(name, value, context, dry_run=part.initialized)
+                        part.write_property(name, value, caller_view, True, dry_run=part.initialized)
                     used_names.add(name)
                 except errors.UninitializedPropertyAccessError:
                     failures += 1
@@ -149,3 +150,41 @@ class LoadSession:
             self.executor.call_method(init, part.real_this.cast(init.declaring_type), (), arguments,
                                       context.create_child_context())
         part.initialized = True
+
+
+_SKIPPED, _DEFAULT, _MODEL = "skipped", "default", "model"
+
+
+class LoadPlan:
+    """What loading sets on a part of one class: its Config properties, and per property or
+    ``.init`` argument (declaration order) where the value comes from."""
+
+    __slots__ = ("config_names", "init", "entries")
+
+    def __init__(self, murano_type):
+        properties = murano_type.properties
+        self.config_names = [name for name, prop in properties.items() if prop.usage == "Config"]
+        self.init = init = murano_type.methods.get(".init")
+        names = list(properties)
+        if init is not None:
+            names += [name for name in init.arguments if name not in properties]
+        self.entries = []
+        for name in names:
+            is_init_argument = init is not None and name in init.arguments
+            spec = init.arguments[name] if is_init_argument else properties[name]
+            if spec.usage in ("Config", "Static") or (
+                    spec.usage == "Runtime" and not spec.spec.has_default):
+                source = _SKIPPED
+            elif spec.usage == "Runtime":
+                source = _DEFAULT
+            else:
+                source = _MODEL
+            self.entries.append((name, spec, is_init_argument, source))
+
+
+def load_plan(murano_type) -> LoadPlan:
+    """The type's LoadPlan, built on first use (a type's members are fixed once it is built)."""
+    plan = murano_type.load_plan
+    if plan is None:
+        plan = murano_type.load_plan = LoadPlan(murano_type)
+    return plan

@@ -116,17 +116,17 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, final
         this = this.type
     executor = declaring_type.executor
     if isinstance(this, MuranoType):
-        this_context = executor.object_context(this)
+        target = this
         this_object, owner = None, None
     else:
-        this_object = this.cast(declaring_type)
-        this_context = executor.object_context(this_object)
+        target = this_object = this.cast(declaring_type)
     if value is NO_VALUE:
-        value = bridge.finalize(spec.default(this_context)) if spec.default is not None else None
+        value = (bridge.finalize(spec.default(executor.object_context(target)))
+                 if spec.default is not None else None)
     if spec.contract is None:
         return value
-    cc = ContractContext(executor, this_object, owner, calling_type, this_context, finalize)
-    return spec.contract(value, cc)
+    return spec.contract(value, ContractContext(executor, this_object, owner, calling_type, target,
+                                                finalize))
 
 
 class MuranoMethod:
@@ -184,6 +184,7 @@ class MuranoType:
         self._exported_context = None
         self._ancestors = None
         self._property_lookups = {}
+        self.load_plan = None
 
     @property
     def version(self):
@@ -403,6 +404,8 @@ class MuranoObject:
         return traverse([self], lambda part: part.parents.values())
 
     def cast(self, murano_type):
+        if self.type is murano_type:
+            return self
         for part in self.parts():
             if part.type is murano_type:
                 return part
@@ -411,7 +414,7 @@ class MuranoObject:
                 return part
         raise TypeError(f"Cannot cast {self.type} to {murano_type}")
 
-    def _caller_view(self, context):
+    def caller_view_of(self, context):
         """(start type, caller class or None, derived): whose property table the caller sees."""
         caller_type = None if context is None else context[bridge.TYPE]
         if caller_type is not None and caller_type.is_compatible(self):
@@ -419,7 +422,7 @@ class MuranoObject:
         return self.real_this.type, caller_type, False
 
     def get_property(self, name, context=None):
-        start_type, caller_type, derived = self._caller_view(context)
+        start_type, caller_type, derived = self.caller_view_of(context)
         if start_type.find_properties(name):
             prop = self.real_this.type.find_single_property(name)
             if prop.usage == "Static":
@@ -436,7 +439,13 @@ class MuranoObject:
             raise errors.UninitializedPropertyAccessError(name, self.type.name) from None
 
     def set_property(self, name, value, context=None, dry_run=False):
-        start_type, caller_type, derived = self._caller_view(context)
+        writes_allowed = context is not None and context[bridge.ALLOW_PROPERTY_WRITES]
+        self.write_property(name, value, self.caller_view_of(context), writes_allowed, dry_run)
+
+    def write_property(self, name, value, caller_view, writes_allowed, dry_run=False):
+        """``set_property`` with the caller's view (``caller_view_of``) already taken: model loads
+        write many properties of one part from one context."""
+        start_type, caller_type, derived = caller_view
         real = self.real_this
         if not start_type.find_properties(name):
             if not derived:
@@ -447,7 +456,6 @@ class MuranoObject:
         executor = self.type.executor
         ultimate = real.type.find_single_property(name)
         declared = real.type.declarations(name)
-        writes_allowed = context is not None and context[bridge.ALLOW_PROPERTY_WRITES]
         owner = real
         for prop in declared:
             if caller_type is not None and not writes_allowed and (
@@ -461,7 +469,7 @@ class MuranoObject:
         if len(declared) > 1:
             value = ultimate.transform(value, real, owner, caller_type)
         if ultimate.usage == "Static":
-            executor.set_static_property(ultimate.declaring_type, name, value, context, dry_run)
+            executor.write_static_property(ultimate.declaring_type, name, value, caller_type, dry_run)
         elif not dry_run:
             real.properties[name] = value
 
