@@ -14,7 +14,10 @@ from yaql.standard_library import collections as yaql_collections
 from mplc.runtime import bridge
 from mplc.runtime.model import NO_VALUE, MuranoObject, current_executor
 
+# Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _VARIABLE_SCOPE_KEY = "$" + bridge.VARIABLE_SCOPE
+_ARGUMENT_OWNER_KEY = "$" + bridge.ARGUMENT_OWNER
+_TYPE_KEY = "$" + bridge.TYPE
 _NUMBERS = (int, float)
 _SEQUENCES = (list, tuple)
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
@@ -225,8 +228,8 @@ class MethodCall:
     def _invoke(self, method, receiver, context, engine):
         values = [argument(NO_VALUE, context, engine) for argument in self.arguments]
         this = receiver.real_this
-        owner = context[bridge.ARGUMENT_OWNER]
-        caller_type = context[bridge.TYPE]
+        owner = variable(context, _ARGUMENT_OWNER_KEY)
+        caller_type = variable(context, _TYPE_KEY)
         converted = []
         for position, argument in enumerate(method.arguments.values()):
             if position >= len(values):
