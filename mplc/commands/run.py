@@ -77,6 +77,8 @@ def main(args) -> int:
         executor.collect_garbage()
     except MuranoError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
+    for warning in executor.warnings:
+        print(f"mplc run: warning: {warning}", file=sys.stderr)
     output["traces"] = executor.render(runtime.traces)
     output["model"] = executor.serialize()
     cloud = simulated_cloud(executor)

@@ -60,8 +60,14 @@ class NoPackageForClassFound(MuranoError): pass
 class PackageFormatError(MuranoError): pass
 
 
-@_message('Object "{0}" is not found in object store')
-class NoObjectFoundError(MuranoError): pass
+class NoObjectFoundError(MuranoError):
+    """``referenced_at``: the model paths whose value is the missing id, when a model load
+    fails on it."""
+
+    def __init__(self, object_id, referenced_at=()):
+        where = f" (referenced at {', '.join(referenced_at)})" if referenced_at else ""
+        super().__init__(f'Object "{object_id}" is not found in object store{where}')
+        self.object_id = object_id
 
 
 @_message('Found more than one method "{0}"')

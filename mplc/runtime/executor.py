@@ -116,6 +116,7 @@ class Executor:
         self.class_configs = class_configs
         self._type_contexts = {}
         self._class_lookups = {}
+        self.warnings = []
 
     # --- activation -------------------------------------------------------------------------
 
@@ -213,7 +214,7 @@ class Executor:
         if not holders:
             if package_name is not None and package_name not in self.packages:
                 raise errors.NoPackageFound(package_name)
-            raise errors.NoClassFound(name)
+            raise errors.NoPackageForClassFound(name)
         if class_version is None or str(class_version).strip() == "":
             chosen = max(holders)
         else:
@@ -487,20 +488,30 @@ class Executor:
     # --- public API -------------------------------------------------------------------------
 
     def load(self, model):
-        """Load an object model: a dict with ``?``, or a document with ``Objects``."""
-        from mplc.runtime.serialization import check_model
+        """Load an object model (a dict with ``?``, or a document with ``Objects``) as the
+        deployment's root; what the model has that the reference ignores goes to ``warnings``."""
+        from mplc.runtime.serialization import check_model, reference_paths
         with self.active():
             check_model(self, model)
-            if "Objects" in model or "ObjectsCopy" in model or "Attributes" in model:
-                self.attributes_load(model.get("Attributes") or [])
-                objects = model.get("Objects")
-                root = None if objects is None else self.load_object(objects, None, keep_ids=True)
-                if model.get("ObjectsCopy"):
-                    self.load_object(model["ObjectsCopy"], None, keep_ids=True)
-            else:
-                root = self.load_object(model, None, keep_ids=True)
+            try:
+                root = self.load_document(model)
+            except errors.NoObjectFoundError as error:
+                raise errors.NoObjectFoundError(
+                    error.object_id, reference_paths(model, error.object_id)) from None
             self.root = root
             return root
+
+    def load_document(self, model):
+        """The objects of a model (``Objects``, ``ObjectsCopy``, ``Attributes`` or a bare
+        object), keeping its ids; returns the root object or None."""
+        if "Objects" in model or "ObjectsCopy" in model or "Attributes" in model:
+            self.attributes_load(model.get("Attributes") or [])
+            objects = model.get("Objects")
+            root = None if objects is None else self.load_object(objects, None, keep_ids=True)
+            if model.get("ObjectsCopy"):
+                self.load_object(model["ObjectsCopy"], None, keep_ids=True)
+            return root
+        return self.load_object(model, None, keep_ids=True)
 
     def new(self, class_name, **properties):
         with self.active():
@@ -508,11 +519,19 @@ class Executor:
             return self.load_object({murano_type.reference: properties}, None)
 
     def call(self, obj, method_name, args=(), kwargs=None):
+        """Call a method from outside; errors of native methods become MuranoPL exceptions
+        here, as they do when MuranoPL code calls them."""
+        from mplc.runtime.flow import to_murano_exception
         with self.active():
             target = obj.type if isinstance(obj, TypeReference) else obj
             murano_type = target if isinstance(target, MuranoType) else target.type
             method = murano_type.find_single_method(method_name)
-            return self.call_method(method, target, tuple(args), dict(kwargs or {}))
+            try:
+                return self.call_method(method, target, tuple(args), dict(kwargs or {}))
+            except errors.MuranoError:
+                raise
+            except Exception as error:
+                raise to_murano_exception(error, sys.exc_info()[2]) from None
 
     def attributes_load(self, records):
         for record in records:

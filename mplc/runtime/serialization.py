@@ -21,34 +21,48 @@ DUMP_TYPES = ("Serializable", "Inline", "Mixed")
 
 
 class InvalidObjectModel(errors.MuranoError):
-    """A model that cannot load as written; the message names every problem with its path."""
+    """A model that cannot load as written; the message names every problem with its path.
+
+    ``problems`` are ``(type name, text)``: the type is the exception the reference raises on
+    that problem (``ValueError``, ``NoPackageForClassFound``, ...), or InvalidObjectModel where
+    the reference loads such a model but not as written (an id used twice, a non-string id).
+    The error's ``type_name`` is its first problem's."""
 
     def __init__(self, problems):
-        super().__init__("Invalid object model:\n" + "\n".join(f"  {p}" for p in problems))
+        super().__init__("Invalid object model:\n" + "\n".join(f"  {text}" for _, text in problems))
         self.problems = list(problems)
+
+    @property
+    def type_name(self) -> str:
+        return self.problems[0][0]
 
 
 DOCUMENT_KEYS = ("Objects", "ObjectsCopy", "Attributes")
 HEADER_TEXT_FIELDS = ("id", "name", "classVersion", "package")
+MODEL_ERROR = "InvalidObjectModel"
 
 
 class _ModelChecker:
     """Finds what would make a model fail or load differently than written: a malformed
-    ``?``, an unknown class, a property no class of the object declares, an id used twice."""
+    ``?``, a class that cannot be loaded, an id used twice; and, as warnings, what the
+    reference ignores: keys that no class of the object declares as a property or ``.init``
+    argument, unknown document entries."""
 
     def __init__(self, executor):
         self.executor = executor
         self.problems = []
+        self.warnings = []
         self.ids = {}
         self.declared = {}
 
     def document(self, model):
         if not isinstance(model, dict):
-            self.problems.append(f"$: an object model is a mapping, not {type(model).__name__}")
+            self.problems.append(
+                ("ValueError", f"$: an object model is a mapping, not {type(model).__name__}"))
         elif any(key in model for key in DOCUMENT_KEYS):
             for key in model:
                 if key not in DOCUMENT_KEYS:
-                    self.problems.append(f"$.{key}: unknown document entry")
+                    self.warnings.append(f"$.{key}: unknown document entry; ignored")
             for key in ("Objects", "ObjectsCopy"):
                 if model.get(key) is not None:
                     self.ids = {}
@@ -60,36 +74,50 @@ class _ModelChecker:
 
     def attributes(self, records):
         if not isinstance(records, list):
-            self.problems.append("Attributes: a list of [id, class, name, value] records")
+            self.problems.append(("TypeError", "Attributes: a list of [id, class, name, value] records"))
             return
         for index, record in enumerate(records):
             if not (isinstance(record, list) and len(record) == 4 and isinstance(record[0], str)):
-                self.problems.append(f"Attributes[{index}]: not an [id, class, name, value] record")
+                self.problems.append(
+                    ("IndexError" if isinstance(record, list) and len(record) < 4 else MODEL_ERROR,
+                     f"Attributes[{index}]: not an [id, class, name, value] record"))
 
     def object(self, data, path):
-        header = data.get("?")
+        if not isinstance(data, dict):
+            self.problems.append(
+                ("ValueError", f"{path}: an object is a mapping, not {type(data).__name__}"))
+            return
+        if "?" not in data:
+            self.problems.append(("ValueError", f"{path}: no '?' header with the object's type"))
+            return
+        header = data["?"]
         if not isinstance(header, dict):
-            self.problems.append(f"{path}.?: a mapping with type and id, not {header!r}")
+            self.problems.append(("AttributeError", f"{path}.?: a mapping with type and id, not {header!r}"))
+            return
+        type_name = header.get("type")
+        if not type_name:
+            self.problems.append(("ValueError", f"{path}.?.type: a class name is required"))
+            return
+        if not isinstance(type_name, str):
+            self.problems.append(("TypeError", f"{path}.?.type: a class name, not {type_name!r}"))
             return
         for field in HEADER_TEXT_FIELDS:
             if header.get(field) is not None and not isinstance(header[field], str):
-                self.problems.append(f"{path}.?.{field}: a string, not {header[field]!r}")
+                self.problems.append((MODEL_ERROR, f"{path}.?.{field}: a string, not {header[field]!r}"))
         object_id = header.get("id")
         if isinstance(object_id, str):
             if object_id in self.ids:
-                self.problems.append(f"{path}: id {object_id!r} is already used at {self.ids[object_id]}")
+                self.problems.append(
+                    (MODEL_ERROR, f"{path}: id {object_id!r} is already used at {self.ids[object_id]}"))
             else:
                 self.ids[object_id] = path
-        type_name = header.get("type")
-        if not isinstance(type_name, str) or not type_name:
-            self.problems.append(f"{path}.?.type: a class name is required")
-            return
-        declared = self.declared_names(type_name.partition("/")[0], path)
+        declared = self.declared_names(header, path)
         for key, value in data.items():
             if key == "?":
                 continue
             if declared is not None and key not in declared:
-                self.problems.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property {key!r}")
+                self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property "
+                                     f"or .init argument {key!r}; ignored")
             self.value(value, f"{path}.{key}")
 
     def value(self, value, path):
@@ -103,33 +131,66 @@ class _ModelChecker:
             for index, item in enumerate(value):
                 self.value(item, f"{path}[{index}]")
 
-    def declared_names(self, class_name, path):
-        if class_name not in self.declared:
+    def declared_names(self, header, path):
+        """Property and ``.init`` argument names of the object's classes; None (a problem
+        recorded) when the class cannot be loaded."""
+        name, _, rest = header["type"].partition("/")
+        version_text, _, package_name = rest.partition("@")
+        key = (name, version_text or header.get("classVersion"), package_name or header.get("package"))
+        if key not in self.declared:
             try:
-                murano_type = self.executor.find_class(class_name)
-            except errors.NoClassFound:
-                self.declared[class_name] = None
-                self.problems.append(f"{path}.?.type: class {class_name!r} is not found")
-                return None
-            names = set()
-            for part_type in (murano_type, *murano_type.ancestors()):
-                names.update(part_type.properties)
-                init = part_type.methods.get(".init")
-                if init is not None:
-                    names.update(init.arguments)
-                if part_type.native_class is not None and part_type.native_class.constructor:
-                    names.update(part_type.native_class.constructor.python_names)
-            self.declared[class_name] = names
-        elif self.declared[class_name] is None:
-            self.problems.append(f"{path}.?.type: class {class_name!r} is not found")
-        return self.declared[class_name]
+                murano_type = self.executor.class_version(*key)
+            except errors.MuranoError as error:
+                self.declared[key] = error
+            else:
+                self.declared[key] = _declared_names(murano_type)
+        found = self.declared[key]
+        if isinstance(found, errors.MuranoError):
+            self.problems.append((found.type_name, f"{path}.?.type: {found}"))
+            return None
+        return found
+
+
+def _declared_names(murano_type):
+    names = set()
+    for part_type in (murano_type, *murano_type.ancestors()):
+        names.update(part_type.properties)
+        init = part_type.methods.get(".init")
+        if init is not None:
+            names.update(init.arguments)
+        if part_type.native_class is not None and part_type.native_class.constructor:
+            names.update(part_type.native_class.constructor.python_names)
+    return names
 
 
 def check_model(executor, model) -> None:
-    """Raise InvalidObjectModel listing every problem of ``model`` (see ``_ModelChecker``)."""
-    problems = _ModelChecker(executor).document(model)
+    """Raise InvalidObjectModel listing every problem of ``model`` (see ``_ModelChecker``);
+    what the reference ignores is added to ``executor.warnings``."""
+    checker = _ModelChecker(executor)
+    problems = checker.document(model)
+    executor.warnings.extend(checker.warnings)
     if problems:
         raise InvalidObjectModel(problems)
+
+
+def reference_paths(model, object_id) -> list:
+    """Model paths (as the checker writes them) of the property values equal to ``object_id``."""
+    if isinstance(model, dict) and any(key in model for key in DOCUMENT_KEYS):
+        stack = [(model[key], key) for key in ("Objects", "ObjectsCopy") if key in model]
+    else:
+        stack = [(model, "$")]
+    found = []
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            is_object = "?" in value
+            stack.extend((item, f"{path}.{key}" if is_object else f"{path}[{key!r}]")
+                         for key, item in value.items() if key != "?")
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{index}]") for index, item in enumerate(value))
+        elif value == object_id:
+            found.append(path)
+    return sorted(found)
 
 
 def type_string(murano_type) -> str:

@@ -2,8 +2,11 @@
 load -> serialize -> load gives the same model (a hypothesis property up to 10,000 objects)."""
 
 import copy
+import json
 import os
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -102,22 +105,29 @@ def test_out_properties_load_and_runtime_ones_do_not_serialize(runtime):
 
 
 # --- bad models --------------------------------------------------------------------------------
+# The error type is the exception the reference raises on such a model (checked with it), or
+# InvalidObjectModel where the reference loads the model but not as written.
 
 @pytest.mark.parametrize("model, error_type, message", [
-    ([], "InvalidObjectModel", "$: an object model is a mapping, not list"),
-    ({"?": "a", "value": 1}, "InvalidObjectModel", "$.?: a mapping with type and id, not 'a'"),
-    ({"?": {"id": "a"}, "value": 1}, "InvalidObjectModel", "$.?.type: a class name is required"),
+    ([], "ValueError", "$: an object model is a mapping, not list"),
+    ({"value": 1}, "ValueError", "$: no '?' header with the object's type"),
+    ({"?": "a", "value": 1}, "AttributeError", "$.?: a mapping with type and id, not 'a'"),
+    ({"?": {"id": "a"}, "value": 1}, "ValueError", "$.?.type: a class name is required"),
+    ({"?": {"id": "a", "type": 5}, "value": 1}, "TypeError", "$.?.type: a class name, not 5"),
     ({"?": {"id": 5, "type": NODE}, "value": 1}, "InvalidObjectModel", "$.?.id: a string, not 5"),
-    (node("a", 1, type_name="tests.model.Nope"), "InvalidObjectModel",
-     "$.?.type: class 'tests.model.Nope' is not found"),
-    (node("a", 1, bogus=2), "InvalidObjectModel", "$.bogus: tests.model.Node has no property 'bogus'"),
-    (node("a", 1, children=[node("b", 2, extra=1)]), "InvalidObjectModel",
-     "$.children[0].extra: tests.model.Node has no property 'extra'"),
+    (node("a", 1, type_name="tests.model.Nope"), "NoPackageForClassFound",
+     '$.?.type: Package for class "tests.model.Nope" is not found'),
+    (node("a", 1, children=[node("b", 2, type_name="tests.model.Nope")]), "NoPackageForClassFound",
+     '$.children[0].?.type: Package for class "tests.model.Nope" is not found'),
     (node("a", 1, child=node("a", 2)), "InvalidObjectModel", "$.child: id 'a' is already used at $"),
-    ({"Objects": node("a", 1), "Attributes": [["a", NODE]]}, "InvalidObjectModel",
+    ({"Objects": node("a", 1), "Attributes": [["a", NODE]]}, "IndexError",
      "Attributes[0]: not an [id, class, name, value] record"),
-    ({"Objects": node("a", 1), "Other": 1}, "InvalidObjectModel", "$.Other: unknown document entry"),
-    (node("a", 1, peer="nowhere"), "NoObjectFoundError", 'Object "nowhere" is not found'),
+    (node("a", 1, peer="nowhere"), "NoObjectFoundError",
+     'Object "nowhere" is not found in object store (referenced at $.peer)'),
+    ({"Objects": node("a", 1, child=node("b", 2, peer="gone"), children=[node("c", 3, peer="gone")])},
+     "NoObjectFoundError",
+     'Object "gone" is not found in object store (referenced at Objects.child.peer, '
+     'Objects.children[0].peer)'),
     (node("a", "x"), "ContractViolationException", "[tests.model.Node.value] Value 'x' violates int()"),
     (node("a", 1, settings={"ports": [{"port": 1}, {"port": "x"}]}), "ContractViolationException",
      "[tests.model.Node.settings['ports'][1]['port']]"),
@@ -130,10 +140,54 @@ def test_bad_model_is_a_clear_error(runtime, model, error_type, message):
     assert runtime.executor.root is None
 
 
-def test_every_problem_is_listed(runtime):
+def test_every_problem_is_listed_and_the_first_names_the_error(runtime):
     with pytest.raises(MuranoError) as caught:
-        runtime.load(node("a", 1, bogus=1, child={"?": {"id": "a"}}))
-    assert len(caught.value.problems) == 3
+        runtime.load(node("a", 1, child={"?": {"id": "b"}},
+                          children=[node("a", 2, type_name="tests.model.Nope")]))
+    assert [type_name for type_name, _ in caught.value.problems] == [
+        "ValueError", "InvalidObjectModel", "NoPackageForClassFound"]
+    assert caught.value.type_name == "ValueError"
+
+
+def test_class_that_cannot_be_built_fails_with_the_reference_error(tmp_path, cache_dir):
+    package = tmp_path / "broken"
+    (package / "Classes").mkdir(parents=True)
+    (package / "manifest.yaml").write_text(
+        "Format: 1.3\nType: Library\nFullName: tests.broken\nClasses:\n  tests.broken.Orphan: Orphan.yaml\n")
+    (package / "Classes" / "Orphan.yaml").write_text(
+        "Namespaces: {=: tests.broken}\nName: Orphan\nExtends: tests.model.Node\n")
+    runtime = mplc.Runtime([PACKAGE, str(package)], cache_dir=cache_dir)
+    with pytest.raises(MuranoError) as caught:
+        runtime.load({"?": {"id": "o", "type": "tests.broken.Orphan"}})
+    assert caught.value.type_name == "NoClassFound"
+    assert 'Class "tests.model.Node" is not found' in str(caught.value)
+
+
+def test_what_the_reference_ignores_loads_with_warnings(runtime):
+    model = {"Objects": node("a", 1, bogus=2, children=[node("b", 2, extra={"x": 1})]),
+             "Other": 1}
+    root = runtime.load(model)
+    assert runtime.call(root, "total") == 3
+    assert runtime.executor.warnings == [
+        "$.Other: unknown document entry; ignored",
+        "Objects.bogus: tests.model.Node has no property or .init argument 'bogus'; ignored",
+        "Objects.children[0].extra: tests.model.Node has no property or .init argument 'extra'; "
+        "ignored"]
+    written = runtime.serialize()["Objects"]
+    assert "bogus" not in written and "extra" not in written["children"][0]
+
+
+def test_mplc_run_prints_model_warnings(tmp_path, cache_dir):
+    model = tmp_path / "model.json"
+    model.write_text(json.dumps(node("a", 1, bogus=2)))
+    completed = subprocess.run(
+        [sys.executable, "-m", "mplc.cli", "run", "--path", PACKAGE, "--model", str(model),
+         "--method", "total", "--cache-dir", cache_dir],
+        capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout)["result"] == 1
+    assert ("mplc run: warning: $.bogus: tests.model.Node has no property or .init argument "
+            "'bogus'; ignored") in completed.stderr.splitlines()
 
 
 # --- round trip ----------------------------------------------------------------------------------
