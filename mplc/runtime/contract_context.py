@@ -36,7 +36,7 @@ class ContractContext(contracts.ContractContext):
     @property
     def context(self):
         if self._context is None:
-            self._context = self.executor.object_context(self.target)
+            self._context = self.executor.code_context(self.target)
         return self._context
 
     @property

@@ -345,6 +345,13 @@ class Executor:
             context[bridge.NAMES_SCOPE] = murano_type
         return context
 
+    def code_context(self, target):
+        """``object_context(target)`` for code that only reads it or derives child contexts
+        (Defaults, contracts): while a model loads, one per target is shared."""
+        if self.loading is None:
+            return self.object_context(target)
+        return self.loading.object_context(target)
+
     # --- methods ----------------------------------------------------------------------------
 
     def call_method(self, method, this, args=(), kwargs=None, context=None):

@@ -55,6 +55,7 @@ class LoadSession:
         self.initializing = False
         self.objects = {}
         self.initializers = []
+        self.contexts = {}
 
     def get(self, object_id):
         found = self.objects.get(object_id)
@@ -88,15 +89,25 @@ class LoadSession:
                 obj.destroyed = True
             obj.designer_attributes = designer_attributes(header)
             self.objects[object_id or obj.object_id] = obj
-        object_context = self.executor.object_context(obj) if context is None else context
+        object_context = self.object_context(obj) if context is None else context
         properties = utils.filter_parameters_dict(properties)
-        self.initializers.extend(self.initialize(obj, object_context, properties, set()))
+        self.initializers.extend(self.initialize(obj, object_context, object_context[bridge.TYPE],
+                                                 properties, set()))
         return obj
 
-    def initialize(self, part, context, params, used_names):
-        """Set properties (and collect ``.init`` arguments) of one class part, then its parents'."""
-        context = context.create_child_context()
-        context[bridge.ALLOW_PROPERTY_WRITES] = True
+    def object_context(self, target):
+        """``Executor.object_context(target)``, one per target for the whole load: loading and
+        contracts only read it or derive child contexts from it."""
+        context = self.contexts.get(target)
+        if context is None:
+            context = self.contexts[target] = self.executor.object_context(target)
+        return context
+
+    def initialize(self, part, context, caller_type, params, used_names):
+        """Set properties (and collect ``.init`` arguments) of one class part, then its parents'.
+
+        ``context`` is the loading code's, of class ``caller_type``; ``.init`` and native
+        constructors run in a child of it where property writes are allowed."""
         plan = load_plan(part.type)
         if plan.config_names:
             config = self.executor.class_config(part.type)
@@ -104,7 +115,7 @@ class LoadSession:
                 part.set_property(name, config.get(name, NO_VALUE), dry_run=part.initialized)
         init = plan.init
         init_arguments = {}
-        caller_view = part.caller_view_of(context)
+        caller_view = part.caller_view(caller_type)
         remaining = len(plan.entries)
         while True:
             failures = 0
@@ -135,13 +146,15 @@ class LoadSession:
         runs_init = not (self.initializing or self.executor.dry_run or part.initialized
                          or part.destroyed)
         if runs_init:
-            construct = natives.constructor(part, params, context)
+            init_context = context.create_child_context()
+            init_context[bridge.ALLOW_PROPERTY_WRITES] = True
+            construct = natives.constructor(part, params, init_context)
             if construct is not None:
                 result.append(construct)
         for parent in part.parents.values():
-            result.extend(self.initialize(parent, context, params, used_names))
+            result.extend(self.initialize(parent, context, caller_type, params, used_names))
         if runs_init:
-            result.append(lambda: self._run_init(part, init, init_arguments, context))
+            result.append(lambda: self._run_init(part, init, init_arguments, init_context))
         return result
 
     def _run_init(self, part, init, arguments, context):

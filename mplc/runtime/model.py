@@ -121,7 +121,7 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, final
     else:
         target = this_object = this.cast(declaring_type)
     if value is NO_VALUE:
-        value = (bridge.finalize(spec.default(executor.object_context(target)))
+        value = (bridge.finalize(spec.default(executor.code_context(target)))
                  if spec.default is not None else None)
     if spec.contract is None:
         return value
@@ -185,6 +185,7 @@ class MuranoType:
         self._ancestors = None
         self._property_lookups = {}
         self.load_plan = None
+        self.written_property_names = None
 
     @property
     def version(self):
@@ -416,7 +417,10 @@ class MuranoObject:
 
     def caller_view_of(self, context):
         """(start type, caller class or None, derived): whose property table the caller sees."""
-        caller_type = None if context is None else context[bridge.TYPE]
+        return self.caller_view(None if context is None else context[bridge.TYPE])
+
+    def caller_view(self, caller_type):
+        """``caller_view_of`` for code of class ``caller_type`` (None: from outside)."""
         if caller_type is not None and caller_type.is_compatible(self):
             return caller_type, caller_type, True
         return self.real_this.type, caller_type, False
@@ -443,7 +447,7 @@ class MuranoObject:
         self.write_property(name, value, self.caller_view_of(context), writes_allowed, dry_run)
 
     def write_property(self, name, value, caller_view, writes_allowed, dry_run=False):
-        """``set_property`` with the caller's view (``caller_view_of``) already taken: model loads
+        """``set_property`` with the caller's view (``caller_view``) already taken: model loads
         write many properties of one part from one context."""
         start_type, caller_type, derived = caller_view
         real = self.real_this

@@ -256,14 +256,14 @@ class _Writer:
 
     def object(self, obj):
         self.written.add(obj.object_id)
-        properties = {}
-        for part in _parts_parents_first(obj):
-            for name, prop in part.type.properties.items():
-                if name in obj.properties and prop.usage not in HIDDEN_USAGES:
-                    properties[name] = obj.properties[name]
+        names = obj.type.written_property_names
+        if names is None:
+            names = obj.type.written_property_names = _written_property_names(obj)
+        values = obj.properties
         result = {}
-        for name, value in properties.items():
-            result[name] = self.value(value, obj, result, name)
+        for name in names:
+            if name in values:
+                result[name] = self.value(values[name], obj, result, name)
         header = self.header(obj)
         if self.serialization_type == "Inline":
             return {obj.type: result, **header}
@@ -309,6 +309,17 @@ class _Writer:
                 result.append(self.value(item, parent, result, index))
             return result
         return value
+
+
+def _written_property_names(obj):
+    """Names of the properties objects of ``obj``'s class write, in the reference's order:
+    class parts parents first, each part's declarations in order (Runtime and Config hidden)."""
+    names = {}
+    for part in _parts_parents_first(obj):
+        for name, prop in part.type.properties.items():
+            if prop.usage not in HIDDEN_USAGES:
+                names.setdefault(name, None)
+    return tuple(names)
 
 
 def _parts_parents_first(obj):
@@ -357,8 +368,10 @@ def serialize_model(executor) -> dict:
     """``{"Objects", "Attributes"}`` as the engine writes a deployment's result back."""
     if executor.root is None:
         return {"Objects": None, "Attributes": []}
+    from mplc.runtime.executor import collector_paused
     writer = _Writer(designer=True)
-    objects = writer.tree(executor.root)
+    with collector_paused():
+        objects = writer.tree(executor.root)
     attributes = [[object_id, owner, name, render(value)]
                   for (object_id, owner, name), value in executor.attributes.items()
                   if object_id in writer.written]
