@@ -42,14 +42,24 @@ def _full_name(package_directory: str) -> str | None:
         return None
 
 
+def load_checked(paths: Iterable[str], sink: DiagnosticSink, default_format: str | None = None,
+                 sources: dict[str, str] | None = None) -> list:
+    """The front end and its static checks: what check, compile and the Runtime all start from.
+
+    Every diagnostic goes to ``sink``; the IR of each package read is returned."""
+    from mplc.frontend import check_packages, load_packages
+
+    packages = load_packages(list(paths), sink, default_format=default_format, sources=sources)
+    check_packages(packages, sink)
+    return packages
+
+
 def compile_sources(path: str, cache_dir: str, default_format: str | None = None,
                     warnings: list[Diagnostic] | None = None, fast_paths: bool = True) -> list[str]:
     """Compile the packages at ``path`` into the cache (once per cache key); their directories.
 
     Raises ``CompileError`` with every diagnostic when the front end reports errors.
     """
-    from mplc.frontend import load_packages
-
     output = os.path.join(cache_dir, cache_key(path, f"default_format={default_format}",
                                                f"fast_paths={fast_paths}")[:32])
     index = os.path.join(output, _CACHE_INDEX)
@@ -59,7 +69,7 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
     except (OSError, ValueError):
         pass
     sink = DiagnosticSink()
-    packages = load_packages([path], sink, default_format=default_format)
+    packages = load_checked([path], sink, default_format=default_format)
     if sink.has_errors:
         raise CompileError(sink.diagnostics)
     if warnings is not None:
@@ -73,18 +83,31 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
 
 def compile_packages(paths: Iterable[str], output: str, *, force: bool = False,
                      fast_paths: bool = True, emit_source: bool = False,
-                     default_format: str | None = None) -> list[str]:
+                     default_format: str | None = None,
+                     sink: DiagnosticSink | None = None) -> list[str]:
     """``mplc compile`` as a function: the written package directories under ``output``.
 
-    ``force`` rewrites packages whose output is up to date. Raises ``CompileError``."""
-    from mplc.frontend import load_packages
-
-    sink = DiagnosticSink()
-    packages = load_packages(list(paths), sink, default_format=default_format)
+    ``force`` rewrites packages whose output is up to date. Diagnostics go to ``sink`` when one
+    is given; errors raise ``CompileError`` (nothing is written then)."""
+    sink = sink if sink is not None else DiagnosticSink()
+    packages = load_checked(paths, sink, default_format=default_format)
     if sink.has_errors:
         raise CompileError(sink.diagnostics)
     return [write_package(package, output, emit_source=emit_source, fast_paths=fast_paths, force=force)[0]
             for package in packages]
+
+
+def load_source_packages(paths: Iterable[str], sink: DiagnosticSink,
+                         default_format: str | None = None) -> list:
+    """The IR of the source packages at ``paths``, plus the bundled core library when no
+    io.murano package is among them (what the forms schema is generated from)."""
+    from mplc.frontend import load_packages
+
+    packages = load_packages(list(paths), sink, default_format=default_format)
+    if not any(package.manifest.full_name == CORE_LIBRARY for package in packages) \
+            and os.path.isdir(CORE_LIBRARY_PATH):
+        packages.extend(load_packages([CORE_LIBRARY_PATH], sink))
+    return packages
 
 
 def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
@@ -120,9 +143,12 @@ class Runtime:
 
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
+        paths = [os.fspath(path) for path in paths]
         self.warnings: list[Diagnostic] = []
-        self.package_dirs = resolve_packages([os.fspath(path) for path in paths], cache_dir,
-                                             default_format, self.warnings, fast_paths)
+        self.package_dirs = resolve_packages(paths, cache_dir, default_format, self.warnings, fast_paths)
+        self._source_paths = [path for path in paths if _compiled_packages(path) is None]
+        self._default_format = default_format
+        self._forms = None
         self.executor = Executor(self.package_dirs, trace=trace)
 
     def load(self, model: Any) -> "MuranoObjectProxy":
@@ -151,8 +177,21 @@ class Runtime:
     def traces(self) -> list:
         return list(self.executor.trace or ())
 
-    def schema(self, class_name: str, methods: Iterable[str] = (), class_version: str | None = None):
-        raise NotImplementedError("mplc.Runtime.schema is not implemented yet")
+    def schema(self, class_name: str, methods: Iterable[str] = (), class_version: str | None = None,
+               package_name: str | None = None) -> dict[str, Any]:
+        """The forms json-schema ``{"": <class>, "<model builder>": ...}`` (``mplc schema``).
+
+        Generated from the source packages this Runtime was given (compiled output carries no
+        IR). Raises ``mplc.contracts.forms.SchemaError``."""
+        from mplc.contracts.forms import FormsGenerator
+
+        if self._forms is None:
+            sink = DiagnosticSink()
+            packages = load_source_packages(self._source_paths, sink, self._default_format)
+            if sink.has_errors:
+                raise CompileError(sink.diagnostics)
+            self._forms = FormsGenerator(packages, sink)
+        return self._forms.generate(class_name, methods, class_version, package_name)
 
     def _wrap(self, value: Any) -> Any:
         from mplc.runtime import MuranoObject

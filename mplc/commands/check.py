@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
+from mplc.api import load_checked
 from mplc.cli import UsageError
 from mplc.diagnostics import DiagnosticSink, render
-from mplc.frontend import check_packages, load_packages
 
 
 def main(args) -> int:
@@ -14,8 +14,7 @@ def main(args) -> int:
         raise UsageError("no PATH given")
     sink = DiagnosticSink()
     sources: dict[str, str] = {}
-    packages = load_packages(args.all_paths, sink, default_format=args.format, sources=sources)
-    check_packages(packages, sink)
+    load_checked(args.all_paths, sink, default_format=args.format, sources=sources)
     render(sink.diagnostics, sys.stderr, sources)
     errors = sum(1 for diagnostic in sink.diagnostics if diagnostic.severity == "error")
     warnings = len(sink.diagnostics) - errors

@@ -1,23 +1,23 @@
-"""``mplc compile PATH... -o OUT [--emit-source]``: front end, diagnostics, codegen, output."""
+"""``mplc compile PATH... -o OUT [--emit-source]``: front end and checks, diagnostics, codegen, output."""
 
 from __future__ import annotations
 
 import sys
 
+from mplc.api import compile_packages
 from mplc.cli import UsageError
-from mplc.codegen import write_package
-from mplc.diagnostics import DiagnosticSink, render
-from mplc.frontend import load_packages
+from mplc.diagnostics import CompileError, DiagnosticSink, render
 
 
 def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no package path given")
     sink = DiagnosticSink()
-    packages = load_packages(args.all_paths, sink, default_format=args.format)
-    render(sink.diagnostics, sys.stderr)
-    if sink.has_errors:
+    try:
+        compile_packages(args.all_paths, args.output, emit_source=args.emit_source,
+                         default_format=args.format, sink=sink)
+    except CompileError:
         return 1
-    for package in packages:
-        write_package(package, args.output, emit_source=args.emit_source)
+    finally:
+        render(sink.diagnostics, sys.stderr)
     return 0

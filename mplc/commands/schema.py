@@ -7,7 +7,6 @@ Exit 0 ok; 1 when the packages have errors or the class or a method is not found
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 from mplc.cli import UsageError
@@ -18,14 +17,9 @@ from mplc.diagnostics import DiagnosticSink, render
 def load_forms(paths: list[str], default_format: str | None, sink: DiagnosticSink) -> FormsGenerator:
     """The schema generator over the source packages at ``paths`` (plus the bundled core
     library when no io.murano is given); errors and warnings go to ``sink``."""
-    from mplc.api import CORE_LIBRARY, CORE_LIBRARY_PATH
-    from mplc.frontend import load_packages
+    from mplc.api import load_source_packages
 
-    packages = load_packages(paths, sink, default_format=default_format)
-    if not any(package.manifest.full_name == CORE_LIBRARY for package in packages) \
-            and os.path.isdir(CORE_LIBRARY_PATH):
-        packages.extend(load_packages([CORE_LIBRARY_PATH], sink))
-    return FormsGenerator(packages, sink)
+    return FormsGenerator(load_source_packages(paths, sink, default_format), sink)
 
 
 def main(args) -> int:
