@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import gc
 import hashlib
 import importlib.util
@@ -50,10 +51,29 @@ def _source_files(root: str) -> list[tuple[str, str]]:
     return sorted(found)
 
 
-def cache_key(root: str, *options: str) -> str:
-    """sha256 over the sources (paths and bytes), mplc's version, the bytecode magic and options."""
+@functools.cache
+def compiler_fingerprint() -> str:
+    """sha256 over mplc's own Python files: what the version number means for a release, exactly,
+    also for a development checkout whose code changes under an unchanged version."""
     digest = hashlib.sha256()
-    for part in (os.path.abspath(root), mplc.__version__, importlib.util.MAGIC_NUMBER.hex(), *options):
+    package_root = os.path.dirname(os.path.abspath(mplc.__file__))
+    for directory, subdirectories, files in os.walk(package_root):
+        subdirectories[:] = sorted(d for d in subdirectories if d not in ("__pycache__", "corelib"))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(directory, name)
+                digest.update(os.path.relpath(path, package_root).encode("utf-8") + b"\0")
+                with open(path, "rb") as handle:
+                    digest.update(hashlib.sha256(handle.read()).digest())
+    return digest.hexdigest()
+
+
+def cache_key(root: str, *options: str) -> str:
+    """sha256 over the sources (paths and bytes), mplc's version and code, the bytecode magic and
+    options."""
+    digest = hashlib.sha256()
+    for part in (os.path.abspath(root), mplc.__version__, compiler_fingerprint(),
+                 importlib.util.MAGIC_NUMBER.hex(), *options):
         digest.update(part.encode("utf-8") + b"\0")
     for relative, path in _source_files(root):
         digest.update(relative.encode("utf-8") + b"\0")
