@@ -107,7 +107,16 @@ class TypeName:
     pos: Pos
 
 
-Expr = Union[Constant, KeywordConstant, GetContextValue, Function, MappingRule, Wrap, TypeName]
+@dataclass(frozen=True, slots=True)
+class SkippedArgument:
+    """An argument left out, as in ``f(, 1)``: yaql passes its NO_VALUE marker, so the
+    function's default for that parameter applies."""
+
+    pos: Pos
+
+
+Expr = Union[Constant, KeywordConstant, GetContextValue, Function, MappingRule, Wrap, TypeName,
+             SkippedArgument]
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,8 @@ def normal_variable_name(name: str) -> str:
 
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
     """Positional arguments only: no ``name => value`` and no bare keywords."""
-    return not any(isinstance(arg, (ir.MappingRule, ir.KeywordConstant)) for arg in args)
+    return not any(isinstance(arg, (ir.MappingRule, ir.KeywordConstant, ir.SkippedArgument))
+                   for arg in args)
 
 
 class FastPaths:

@@ -157,6 +157,8 @@ class ModuleBuilder:
         if isinstance(tree, ir.MappingRule):
             return self.define(at, "R", runtime_call(at, "rule", self.argument(tree.source),
                                                       self.argument(tree.destination)))
+        if isinstance(tree, ir.SkippedArgument):
+            return fast_attribute(at, "NO_VALUE")
         uses_receiver = isinstance(tree, ir.Function) and tree.uses_receiver
         function = self.expression_function(tree)
         return self.define(at, "L", runtime_call(at, "lazy", load(at, function),

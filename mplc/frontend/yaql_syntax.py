@@ -14,6 +14,7 @@ import collections.abc  # noqa: F401  (yaql 3.x needs it loaded first)
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import expressions as yaql_expressions
 from yaql.language import factory as yaql_factory
+from yaql.language import utils as yaql_utils
 
 from mplc import ir
 from mplc.diagnostics import DiagnosticSink
@@ -96,6 +97,8 @@ class ExpressionBuilder:
 
     def tree(self, node, pos: ir.Pos, type_names: bool = True) -> ir.Expr:
         """``type_names`` False inside a ':' that cannot name a type: nothing there resolves."""
+        if node is yaql_utils.NO_VALUE:
+            return ir.SkippedArgument(pos)
         if isinstance(node, yaql_expressions.GetContextValue):
             return ir.GetContextValue(node.path.value, pos)
         if isinstance(node, yaql_expressions.KeywordConstant):

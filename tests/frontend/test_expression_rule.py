@@ -101,6 +101,7 @@ POS = ir.Pos("e.yaql", 3, 4, 3, 20)
     ("$x?.a", ir.Function("#operator_?.",
                           (ir.GetContextValue("$x", POS), ir.KeywordConstant("a", POS)), False,
                           POS)),
+    ("f(, 1)", ir.Function("f", (ir.SkippedArgument(POS), ir.Constant(1, POS)), True, POS)),
 ])
 def test_expression_trees(text, expected):
     namespaces = {"=": "com.example", "std": "io.murano"}
