@@ -35,10 +35,6 @@ SKIPPED_ARGUMENT = ("a skipped argument (f(,,1)) parses to yaql's NO_VALUE marke
 INSPECTS_FUNCTION_NODE = ("yaqlized objects' '.' reads the parsed Function node (expr.name, "
                           "expr.args): yaql engine internals compiled code does not keep")
 NEEDS_ENGINE_INTERNALS = {
-    "TestEngine::test_skip_args": SKIPPED_ARGUMENT,
-    "TestQueries::test_group_by": SKIPPED_ARGUMENT,
-    "TestQueries::test_group_by_old_syntax": SKIPPED_ARGUMENT,
-    "TestQueries::test_merge_with": SKIPPED_ARGUMENT,
     **{f"TestYaqlization::{name}": INSPECTS_FUNCTION_NODE for name in (
         "test_auto_yaqlization", "test_method_call_blacklist_callable",
         "test_method_call_blacklist_regexp", "test_method_call_blacklist_string",
