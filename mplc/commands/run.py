@@ -77,6 +77,8 @@ def main(args) -> int:
         executor.collect_garbage()
     except MuranoError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
+    except Exception as error:  # as the engine reports a Python error escaping MuranoPL code
+        output["error"] = {"type": type(error).__name__, "message": str(error)}
     for warning in executor.warnings:
         print(f"mplc run: warning: {warning}", file=sys.stderr)
     output["traces"] = executor.render(runtime.traces)
