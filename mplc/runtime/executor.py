@@ -117,6 +117,7 @@ class Executor:
         self._type_contexts = {}
         self._class_lookups = {}
         self.warnings = []
+        self.running_bodies = {}
 
     # --- activation -------------------------------------------------------------------------
 
@@ -590,12 +591,16 @@ def run_body(method, context):
     body = method.spec.body
     if body is None:
         return None
+    running = method.declaring_type.executor.running_bodies
+    running[id(body_context)] = body_context
     try:
         return body(body_context)
     except errors.MuranoPlException:
         raise
     except Exception as error:
         raise to_murano_exception(error, sys.exc_info()[2]) from None
+    finally:
+        del running[id(body_context)]
 
 
 __all__ = ["Executor", "Package"]

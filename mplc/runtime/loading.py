@@ -88,12 +88,21 @@ class LoadSession:
             if header.get("destroyed"):
                 obj.destroyed = True
             obj.designer_attributes = designer_attributes(header)
+            self._restore_destruction_dependencies(obj, header.get("dependencies"))
             self.objects[object_id or obj.object_id] = obj
         object_context = self.object_context(obj) if context is None else context
         properties = utils.filter_parameters_dict(properties)
         self.initializers.extend(self.initialize(obj, object_context, object_context[bridge.TYPE],
                                                  properties, set()))
         return obj
+
+    def _restore_destruction_dependencies(self, obj, dependencies):
+        """The header's ``dependencies.onDestruction`` records whose subscriber is already
+        built (the reference resolves them when the object is created, dropping the others)."""
+        for record in (dependencies or {}).get("onDestruction") or ():
+            subscriber = self.get(record.get("subscriber"))
+            if subscriber is not None:
+                obj.subscribe_destruction(subscriber.real_this, record.get("handler"))
 
     def object_context(self, target):
         """``Executor.object_context(target)``, one per target for the whole load: loading and

@@ -393,6 +393,17 @@ class MuranoObject:
     def real_this(self):
         return self.this or self
 
+    def subscribe_destruction(self, subscriber, handler=None):
+        """Have ``subscriber`` destroyed before this object, with ``subscriber.<handler>(this)``
+        called first when a handler is named (once per subscriber and handler)."""
+        record = (subscriber, handler)
+        if not any(s is subscriber and h == handler for s, h in self.destruction_dependencies):
+            self.destruction_dependencies.append(record)
+
+    def unsubscribe_destruction(self, subscriber, handler=None):
+        self.destruction_dependencies = [
+            (s, h) for s, h in self.destruction_dependencies if not (s is subscriber and h == handler)]
+
     @property
     def owner(self):
         return self._owner if self.this is None else self.this.owner

@@ -390,10 +390,22 @@ def _referenced(value):
             yield from _referenced(item)
 
 
+def _held_by_running_methods(executor):
+    """Objects the variables, arguments and ``$this`` of running method bodies refer to: the
+    reference's collector never frees what a live Python frame holds."""
+    for context in executor.running_bodies.values():
+        while context is not None:
+            for name in list(context.keys()):
+                if name.startswith("$"):
+                    yield from _referenced(context.get_data(name, None, False))
+            context = context.parent
+
+
 def reachable(executor):
     roots = [executor.root] if executor.root is not None else []
     for value in executor.static_values.values():
         roots.extend(_referenced(value))
+    roots.extend(_held_by_running_methods(executor))
     found = set()
     stack = list(roots)
     while stack:

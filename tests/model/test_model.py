@@ -104,6 +104,19 @@ def test_out_properties_load_and_runtime_ones_do_not_serialize(runtime):
     assert written["state"] == {"x": 1} and "scratch" not in written
 
 
+def test_destruction_dependencies_are_restored_when_their_subscriber_is_already_built(runtime):
+    publisher, forward = node("c", 3), node("b", 2)
+    publisher["?"]["dependencies"] = {"onDestruction": [{"subscriber": "b", "handler": None}]}
+    forward["?"]["dependencies"] = {"onDestruction": [{"subscriber": "c", "handler": None}]}
+    runtime.load(node("a", 1, children=[forward, publisher]))
+    store = objects_of(runtime)
+    assert store["c"].destruction_dependencies == [(store["b"], None)]
+    assert store["b"].destruction_dependencies == []
+    written = runtime.serialize()["Objects"]["children"]
+    assert written[1]["?"]["dependencies"] == {"onDestruction": [{"subscriber": "b", "handler": None}]}
+    assert "dependencies" not in written[0]["?"]
+
+
 # --- bad models --------------------------------------------------------------------------------
 # The error type is the exception the reference raises on such a model (checked with it), or
 # InvalidObjectModel where the reference loads the model but not as written.

@@ -6,13 +6,6 @@ from mplc.runtime.model import MuranoObject
 from mplc.runtime.natives import native
 
 
-def _find(publisher, subscriber, handler):
-    for record in publisher.destruction_dependencies:
-        if record[0] is subscriber and record[1] == handler:
-            return record
-    return None
-
-
 @native("io.murano.system.GC")
 class GarbageCollector:
     @staticmethod
@@ -21,8 +14,7 @@ class GarbageCollector:
         publisher, subscriber = publisher.real_this, subscriber.real_this
         if handler:
             subscriber.type.find_single_method(handler)
-        if _find(publisher, subscriber, handler) is None:
-            publisher.destruction_dependencies.append((subscriber, handler))
+        publisher.subscribe_destruction(subscriber, handler)
 
     @staticmethod
     def unsubscribe_destruction(publisher: MuranoObject, subscriber: MuranoObject,
@@ -30,9 +22,7 @@ class GarbageCollector:
         publisher, subscriber = publisher.real_this, subscriber.real_this
         if handler:
             subscriber.type.find_single_method(handler)
-        record = _find(publisher, subscriber, handler)
-        if record is not None:
-            publisher.destruction_dependencies.remove(record)
+        publisher.unsubscribe_destruction(subscriber, handler)
 
     @staticmethod
     def collect(executor):
