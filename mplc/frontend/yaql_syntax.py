@@ -13,29 +13,17 @@ import re
 import collections.abc  # noqa: F401  (yaql 3.x needs it loaded first)
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import expressions as yaql_expressions
-from yaql.language import factory as yaql_factory
 from yaql.language import utils as yaql_utils
 
 from mplc import ir
 from mplc.diagnostics import DiagnosticSink
+from mplc.yaql_grammar import murano_yaql_factory
 
 PLAIN_WORD_TEXT = re.compile(r"^[\s\w\d.]*$")
 MAX_EXPRESSION_LENGTH = 65536
 
 
-def _create_engine():
-    engine_factory = yaql_factory.YaqlFactory()
-    engine_factory.insert_operator(
-        ">", True, "is", yaql_factory.OperatorType.BINARY_LEFT_ASSOCIATIVE, False)
-    engine_factory.insert_operator(
-        None, True, ":", yaql_factory.OperatorType.BINARY_LEFT_ASSOCIATIVE, True)
-    engine_factory.insert_operator(
-        ":", True, ":", yaql_factory.OperatorType.PREFIX_UNARY, False)
-    engine_factory.operators.insert(0, ())
-    return engine_factory.create()
-
-
-_ENGINE = _create_engine()
+_ENGINE = murano_yaql_factory().create()
 
 
 def is_plain_word_text(text: str) -> bool:

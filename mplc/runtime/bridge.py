@@ -15,9 +15,10 @@ import sys
 import yaql
 from yaql import legacy
 from yaql.language import contexts, conventions, exceptions as yaql_exceptions
-from yaql.language import expressions, factory, specs, utils
+from yaql.language import expressions, specs, utils
 
 from mplc.runtime.specs import parse_format_version
+from mplc.yaql_grammar import murano_yaql_factory
 
 NO_VALUE = utils.NO_VALUE
 CONVENTION = conventions.CamelCaseConvention()
@@ -38,19 +39,8 @@ ACTIONS_ONLY = "?actionsOnly"
 SKIP_FRAME = "?skipFrame"
 
 
-def _add_murano_operators(engine_factory: factory.YaqlFactory) -> None:
-    engine_factory.insert_operator(
-        ">", True, "is", factory.OperatorType.BINARY_LEFT_ASSOCIATIVE, False)
-    engine_factory.insert_operator(
-        None, True, ":", factory.OperatorType.BINARY_LEFT_ASSOCIATIVE, True)
-    engine_factory.insert_operator(
-        ":", True, ":", factory.OperatorType.PREFIX_UNARY, False)
-    engine_factory.operators.insert(0, ())
-
-
 def _create_engine(legacy_format: bool):
-    engine_factory = factory.YaqlFactory()
-    _add_murano_operators(engine_factory)
+    engine_factory = murano_yaql_factory()
     options = {
         "yaql.limitIterators": ITERATORS_LIMIT,
         "yaql.memoryQuota": MEMORY_QUOTA,
