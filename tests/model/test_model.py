@@ -162,20 +162,6 @@ def test_every_problem_is_listed_and_the_first_names_the_error(runtime):
     assert caught.value.type_name == "ValueError"
 
 
-def test_class_that_cannot_be_built_fails_with_the_reference_error(tmp_path, cache_dir):
-    package = tmp_path / "broken"
-    (package / "Classes").mkdir(parents=True)
-    (package / "manifest.yaml").write_text(
-        "Format: 1.3\nType: Library\nFullName: tests.broken\nClasses:\n  tests.broken.Orphan: Orphan.yaml\n")
-    (package / "Classes" / "Orphan.yaml").write_text(
-        "Namespaces: {=: tests.broken}\nName: Orphan\nExtends: tests.model.Node\n")
-    runtime = mplc.Runtime([PACKAGE, str(package)], cache_dir=cache_dir)
-    with pytest.raises(MuranoError) as caught:
-        runtime.load({"?": {"id": "o", "type": "tests.broken.Orphan"}})
-    assert caught.value.type_name == "NoClassFound"
-    assert 'Class "tests.model.Node" is not found' in str(caught.value)
-
-
 def test_what_the_reference_ignores_loads_with_warnings(runtime):
     model = {"Objects": node("a", 1, bogus=2, children=[node("b", 2, extra={"x": 1})]),
              "Other": 1}
