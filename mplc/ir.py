@@ -303,9 +303,11 @@ class Parallel:
 
 @dataclass(frozen=True, slots=True)
 class Throw:
-    """``names`` are full exception type names (namespaces resolved)."""
+    """``names`` are full exception type names (namespaces resolved), or expressions: the
+    reference evaluates the names (an unquoted ``ns:Name`` looks the class up) and resolves the
+    text of each result when the Throw runs."""
 
-    names: tuple[str, ...]
+    names: tuple[str | Expression, ...]
     message: Value | None
     extra: Value | None
     cause: Value | None

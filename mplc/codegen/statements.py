@@ -205,7 +205,9 @@ class StatementCompiler:
 
     def _throw(self, node: ir.Throw, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
-        exception = runtime_call(at, "throw", load(at, "context"), _names(at, node.names),
+        names = at.Tuple(elts=[self.builder.value(name) if isinstance(name, ir.Expression)
+                               else at.Constant(value=name) for name in node.names], ctx=ast.Load())
+        exception = runtime_call(at, "throw", load(at, "context"), names,
                                  self.builder.optional_value(at, node.message),
                                  self.builder.optional_value(at, node.extra),
                                  self.builder.optional_value(at, node.cause))

@@ -344,7 +344,9 @@ class BodyReader:
             self.sink.warning("W-THROW-NAME", f"{described(bad_name)} is not an exception name; "
                               "the Throw raises ValueError when it runs", bad_name.pos)
             return ir.Fail("ValueError", f'Invalid type name "{plain_data(bad_name)}"', None, pos)
-        return ir.Throw(self.scope.type_names(names_node),
+        names = tuple(self.scope.value(item) if is_expression(item) else self.scope.type_names(item)[0]
+                      for item in as_list(names_node))
+        return ir.Throw(names,
                         self._optional_value(values, "Message"),
                         self._optional_value(values, "Extra"),
                         self._optional_value(values, "Cause"), pos)

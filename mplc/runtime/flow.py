@@ -3,6 +3,7 @@ Parallel, Throw/Try/Catch, and MuranoPL stack traces built from Python traceback
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 
@@ -404,13 +405,28 @@ def throw(context, names, message=None, extra=None, cause=None):
         names = [names]
     scope = context[bridge.TYPE]
     executor = scope.executor if scope is not None else None
-    resolved = [executor.resolve_name(str(n), scope) if executor else str(n) for n in names]
+    names = [_exception_name_text(name) for name in names]
+    resolved = [executor.resolve_name(n, scope) if executor else n for n in names]
     native_cause = None
     if isinstance(cause, MuranoObject):
         native_cause = cause.real_this.properties.get("nativeException")
     elif isinstance(cause, errors.MuranoPlException):
         native_cause = cause
     return errors.MuranoPlException(resolved, message, current_stack(), dict(extra or {}), native_cause)
+
+
+_TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
+
+
+def _exception_name_text(name) -> str:
+    """A Throw name as the reference reads an evaluated one: a class (an unquoted ``ns:Name``
+    that exists) stands as its repr, which is no valid name, like any other non-name text."""
+    if isinstance(name, TypeReference):
+        name = f"*MuranoClass({name.type.name}/{name.type.version})"
+    name = str(name)
+    if not _TYPE_NAME.match(name):
+        raise ValueError(f'Invalid type name "{name}"')
+    return name
 
 
 def catch_matches(exception, names, context) -> bool:
