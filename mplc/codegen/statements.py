@@ -7,11 +7,11 @@ belongs to the reference engine is a runtime call (docs/compiled-modules.md, "St
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mplc import ir
-from mplc.codegen.module import (ModuleBuilder, constant, function_def, load, runtime_call,
-                                  store)
+from mplc.codegen.module import (ModuleBuilder, constant, function_def, load, runtime_attribute,
+                                  runtime_call, store)
 from mplc.pyast import PyAst
 
 
@@ -21,6 +21,7 @@ class _Scope:
 
     in_loop: bool = False
     in_catch: bool = False
+    in_branch: bool = False  # inside a Parallel branch, a nested function of its own
 
 
 def _context_slot(at: PyAst, name: str, ctx: ast.expr_context) -> ast.expr:
@@ -89,7 +90,10 @@ class StatementCompiler:
 
     def _return(self, node: ir.Return, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
-        return [at.Return(value=self.builder.optional_value(at, node.value))]
+        value = self.builder.optional_value(at, node.value)
+        if scope.in_branch:
+            return [at.Raise(exc=runtime_call(at, "ParallelReturn", value), cause=None)]
+        return [at.Return(value=value)]
 
     def _loop_control(self, at: PyAst, scope: _Scope, kind: str, statement: ast.stmt) -> list[ast.stmt]:
         if scope.in_loop:
@@ -135,20 +139,20 @@ class StatementCompiler:
 
     def _while(self, node: ir.While, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
-        body = self.block(node.body, _Scope(True, scope.in_catch))
+        body = self.block(node.body, replace(scope, in_loop=True))
         return [at.While(test=self._condition(node.condition), body=body, orelse=[])]
 
     def _for(self, node: ir.For, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
         collection = runtime_call(at, "iterate", self.builder.value(node.collection))
-        body = self.block(node.body, _Scope(True, scope.in_catch))
+        body = self.block(node.body, replace(scope, in_loop=True))
         return [at.For(target=_context_slot(at, node.variable, ast.Store()), iter=collection,
                        body=body, orelse=[])]
 
     def _repeat(self, node: ir.Repeat, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
         count = runtime_call(at, "repeat_count", self.builder.value(node.count))
-        body = self.block(node.body, _Scope(True, scope.in_catch))
+        body = self.block(node.body, replace(scope, in_loop=True))
         return [at.For(target=store(at, "_"),
                        iter=at.Call(func=load(at, "range"), args=[count], keywords=[]),
                        body=body, orelse=[])]
@@ -196,12 +200,19 @@ class StatementCompiler:
         for branch in node.branches.statements:
             branch_at = PyAst(branch.pos)
             name = self.builder.new_name("branch")
-            statements.append(function_def(branch_at, name, ("context",), self.statement(branch, _Scope())))
+            body = self.statement(branch, _Scope(in_branch=True))
+            statements.append(function_def(branch_at, name, ("context",), body))
             branches.append(load(branch_at, name))
         limit = self.builder.optional_value(at, node.limit)
-        statements.append(at.Expr(value=runtime_call(at, "parallel", load(at, "context"),
-                                                     at.Tuple(elts=branches, ctx=ast.Load()), limit)))
-        return statements
+        run = at.Expr(value=runtime_call(at, "parallel", load(at, "context"),
+                                         at.Tuple(elts=branches, ctx=ast.Load()), limit))
+        if scope.in_branch:
+            return statements + [run]
+        returned = self.builder.new_name("returned")
+        handler = at.ExceptHandler(type=runtime_attribute(at, "ParallelReturn"), name=returned,
+                                   body=[at.Return(value=at.Attribute(value=load(at, returned), attr="value",
+                                                                      ctx=ast.Load()))])
+        return statements + [at.Try(body=[run], handlers=[handler], orelse=[], finalbody=[])]
 
     def _throw(self, node: ir.Throw, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
@@ -221,7 +232,7 @@ class StatementCompiler:
         if node.catches or node.otherwise is not None:
             caught = self.builder.new_name("exception")
             chain: list[ast.stmt] = [at.Raise(exc=None, cause=None)]
-            catch_scope = _Scope(scope.in_loop, True)
+            catch_scope = replace(scope, in_catch=True)
             for catch in reversed(node.catches):
                 catch_at = PyAst(catch.pos)
                 names = _names(catch_at, catch.names) if catch.names else catch_at.Constant(value=None)

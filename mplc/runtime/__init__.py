@@ -18,9 +18,9 @@ from mplc.runtime.errors import (AmbiguousMethodName, AmbiguousPropertyNameError
                                  PropertyReadError, PropertyWriteError,
                                  UninitializedPropertyAccessError)
 from mplc.runtime.executor import Executor
-from mplc.runtime.flow import (assign, catch_matches, condition, exception_value, failure,
-                               iterate, match_equals, misplaced, parallel, repeat_count, target,
-                               throw, variable)
+from mplc.runtime.flow import (ParallelReturn, assign, catch_matches, condition, exception_value,
+                               failure, iterate, match_equals, misplaced, parallel, repeat_count,
+                               target, throw, variable)
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 from mplc.runtime.natives import native
 from mplc.runtime.specs import (ArgumentSpec, ClassSpec, MetaSpec, MethodSpec, PackageSpec,

@@ -312,6 +312,16 @@ class _Branch(greenlet.greenlet):
     wake_at = 0.0
 
 
+class ParallelReturn(BaseException):
+    """A ``Return`` inside a Parallel branch. It ends the branch, and once every branch has
+    ended the method returns its value, as in the reference (where Return is a control-flow
+    exception no Catch takes, hence BaseException)."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+
 def parallel(context, branches, limit=None):
     """Run branch functions ``branch(context)`` as green threads, at most ``limit`` at a time.
 
