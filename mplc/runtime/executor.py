@@ -498,7 +498,7 @@ class Executor:
     def load(self, model):
         """Load an object model (a dict with ``?``, or a document with ``Objects``) as the
         deployment's root; what the model has that the reference ignores goes to ``warnings``."""
-        from mplc.runtime.serialization import check_model, reference_paths
+        from mplc.runtime.serialization import check_model, collect_garbage, reference_paths
         with self.active():
             check_model(self, model)
             try:
@@ -507,6 +507,8 @@ class Executor:
                 raise errors.NoObjectFoundError(
                     error.object_id, reference_paths(model, error.object_id)) from None
             self.root = root
+            if model.get("ObjectsCopy"):
+                collect_garbage(self)
             return root
 
     def load_document(self, model):
