@@ -133,6 +133,26 @@ def link(parent, child):
     return parent if child is None else contexts.LinkedContext(parent, child)
 
 
+def stored_key(name: str) -> str:
+    """The key a yaql context stores ``name`` under (``$x``; ``$`` is ``$1``)."""
+    return contexts.Context._normalize_name(name)
+
+
+def lookup(context, key):
+    """``context[name]`` for ``key = stored_key(name)``: the same walk up the parents, without
+    normalising the key again at every level. None when no context has it."""
+    scope = context
+    while scope is not None:
+        if type(scope) is contexts.Context:
+            value = scope._data.get(key, NO_VALUE)
+        else:
+            value = scope.get_data(key, NO_VALUE, False)
+        if value is not NO_VALUE:
+            return value
+        scope = scope.parent
+    return None
+
+
 # --- argument objects for generated code ------------------------------------------------------
 
 class Lazy(expressions.Expression):

@@ -28,6 +28,19 @@ SYNCHRONIZE = "io.murano.metadata.engine.Synchronize"
 
 SUPPORTED_FORMAT = (1, 4)
 
+# Keys of yaql contexts in stored form (``bridge.lookup`` and direct writes use these).
+_TYPE_KEY = bridge.stored_key(bridge.TYPE)
+_NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
+_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
+_CALLER_CONTEXT_KEY = bridge.stored_key(bridge.CALLER_CONTEXT)
+_ALLOW_PROPERTY_WRITES_KEY = bridge.stored_key(bridge.ALLOW_PROPERTY_WRITES)
+_ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
+_VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
+_ACTIONS_ONLY_KEY = bridge.stored_key(bridge.ACTIONS_ONLY)
+_SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
+_THIS_KEY = bridge.stored_key("$this")
+_RECEIVER_KEY = bridge.stored_key("$")
+
 
 class Package:
     """A loaded package version: its spec and the types built from its classes on demand.
@@ -116,6 +129,7 @@ class Executor:
         self.class_configs = class_configs
         self._type_contexts = {}
         self._class_lookups = {}
+        self._call_plans = {}
         self.warnings = []
         self.running_bodies = {}
 
@@ -336,15 +350,32 @@ class Executor:
         context["$this"] = this
         context["$"] = this
         if caller_context is not None:
-            caller = caller_context
-            while caller is not None and caller[bridge.SKIP_FRAME]:
-                caller = caller[bridge.CALLER_CONTEXT]
             context[bridge.NAMES_SCOPE] = caller_context[bridge.NAMES_SCOPE]
-            context[bridge.CALLER_CONTEXT] = caller
-            context[bridge.ALLOW_PROPERTY_WRITES] = caller_context[bridge.ALLOW_PROPERTY_WRITES]
+            context[bridge.CALLER_CONTEXT] = _calling_frame(caller_context)
+            context[bridge.ALLOW_PROPERTY_WRITES] = bridge.lookup(caller_context,
+                                                                  _ALLOW_PROPERTY_WRITES_KEY)
         else:
             context[bridge.NAMES_SCOPE] = murano_type
         return context
+
+    def call_context(self, method, this, caller_context):
+        """The one context a call of ``method`` runs in (``this``: the object part cast to the
+        declaring class, or the class for static code): a child of the class's type context
+        holding ``$this``, the caller's state, the method, and (filled by the caller) the
+        arguments. The runtime keys a method body reads are all set here, so lookups from the
+        body end in this context instead of walking to the root."""
+        plan = self._call_plans.get(method)
+        if plan is None:
+            plan = self._call_plans[method] = CallPlan(method, self.type_context(method.declaring_type))
+        context = plan.parent.create_child_context()
+        data = context._data = plan.template.copy()
+        this_value = (this.real_this if isinstance(this, MuranoObject) and not method.is_static
+                      else method.declaring_type.reference)
+        data[_THIS_KEY] = data[_RECEIVER_KEY] = this_value
+        if caller_context is not None:
+            data[_CALLER_CONTEXT_KEY] = _calling_frame(caller_context)
+            data[_ALLOW_PROPERTY_WRITES_KEY] = bridge.lookup(caller_context, _ALLOW_PROPERTY_WRITES_KEY)
+        return context, plan
 
     def code_context(self, target):
         """``object_context(target)`` for code that only reads it or derives child contexts
@@ -379,22 +410,24 @@ class Executor:
             this = this.cast(method.declaring_type)
         else:
             this = method.declaring_type
-        if caller_context is not None and caller_context[bridge.ACTIONS_ONLY] and not method.is_action:
+        if (caller_context is not None and not method.is_action
+                and bridge.lookup(caller_context, _ACTIONS_ONLY_KEY)):
             raise errors.MethodNotExposed(f"{method.name} is not an action")
-        target = method.declaring_type if method.is_static else this
-        context = self.object_context(target, caller_context).create_child_context()
-        context[bridge.CURRENT_METHOD] = method
+        context, plan = self.call_context(method, this, caller_context)
         if isinstance(this, MuranoObject) and this.destroyed:
             raise errors.ObjectDestroyedError(this)
         if method.native is not None:
             extension = this.real_this.extension if isinstance(this, MuranoObject) else None
-            context[bridge.NAMES_SCOPE] = method.declaring_type
             return method.native(natives.NativeCall(self, this, context, extension), context,
                                  *args, **kwargs)
+        if (plan.synchronize is None and plan.positional and not kwargs
+                and len(args) <= len(plan.argument_keys)):
+            context._data.update(zip(plan.argument_keys, args))
+            return run_body(method, context)
         values = self._canonize(method, args, kwargs, this)
         for name, value in values.items():
             context["$" + name] = value
-        lock_key = self._lock_key(method, this, values, context)
+        lock_key = self._lock_key(plan.synchronize, method, this, values, context)
         if lock_key is None:
             return run_body(method, context)
         from mplc.runtime.flow import GreenLock
@@ -402,16 +435,13 @@ class Executor:
             return run_body(method, context)
 
     @staticmethod
-    def _lock_key(method, this, values, context):
-        """What a ``io.murano.metadata.engine.Synchronize`` method locks: the object (or class,
-        for static methods) unless ``onThis: false``, and the values of the ``onArgs`` arguments;
-        None when the method is not synchronized."""
-        for meta in method.spec.meta:
-            if meta.type_name == SYNCHRONIZE:
-                settings = meta.values(context) if meta.values is not None else {}
-                break
-        else:
+    def _lock_key(synchronize, method, this, values, context):
+        """What a ``io.murano.metadata.engine.Synchronize`` method (``synchronize``: that Meta
+        entry, or None) locks: the object (or class, for static methods) unless ``onThis:
+        false``, and the values of the ``onArgs`` arguments; None when nothing is locked."""
+        if synchronize is None:
             return None
+        settings = synchronize.values(context) if synchronize.values is not None else {}
         on_this = settings.get("onThis", True)
         arguments = tuple((name, values.get(name)) for name in settings.get("onArgs") or ())
         if not on_this and not arguments:
@@ -581,28 +611,61 @@ def _context_type(context):
     return None if context is None else context[bridge.TYPE]
 
 
+def _calling_frame(caller_context):
+    """The context of the code that made a call: ``caller_context``, or for a call made through
+    a Python entry point (``call_method``), the context that made that call."""
+    caller = caller_context
+    while caller is not None and bridge.lookup(caller, _SKIP_FRAME_KEY):
+        caller = bridge.lookup(caller, _CALLER_CONTEXT_KEY)
+    return caller
+
+
+class CallPlan:
+    """What every call of one method writes into its call context, worked out once.
+
+    ``template``: the runtime keys (the method, its class as type and names scope, the variable
+    scope of MuranoPL bodies, and None for the caller's keys no body context ever sees set);
+    ``argument_keys``: the arguments' keys in declaration order; ``positional``: no VarArgs or
+    KwArgs; ``synchronize``: the method's Synchronize Meta entry, or None."""
+
+    __slots__ = ("parent", "template", "argument_keys", "positional", "synchronize")
+
+    def __init__(self, method, parent):
+        declaring_type = method.declaring_type
+        self.parent = parent
+        self.template = {
+            _TYPE_KEY: declaring_type, _NAMES_SCOPE_KEY: declaring_type, _CURRENT_METHOD_KEY: method,
+            _CALLER_CONTEXT_KEY: None, _ALLOW_PROPERTY_WRITES_KEY: None, _ARGUMENT_OWNER_KEY: None,
+            _ACTIONS_ONLY_KEY: None, _SKIP_FRAME_KEY: None}
+        if method.native is None:
+            self.template[_VARIABLE_SCOPE_KEY] = True
+        self.argument_keys = tuple(bridge.stored_key("$" + name) for name in method.arguments)
+        self.positional = all(argument.usage not in ("VarArgs", "KwArgs")
+                              for argument in method.arguments.values())
+        self.synchronize = next((meta for meta in method.spec.meta if meta.type_name == SYNCHRONIZE),
+                                None)
+
+
 def run_body(method, context):
-    """Run a MuranoPL method body; Python errors become MuranoPL exceptions here.
+    """Run a MuranoPL method body in its call context; Python errors become MuranoPL
+    exceptions here.
 
     Stack traces find MuranoPL frames by looking for this function's frames (``method``).
     """
-    from mplc.runtime.flow import to_murano_exception
-    body_context = context.create_child_context()
-    body_context[bridge.VARIABLE_SCOPE] = True
-    body_context[bridge.NAMES_SCOPE] = method.declaring_type
     body = method.spec.body
     if body is None:
         return None
     running = method.declaring_type.executor.running_bodies
-    running[id(body_context)] = body_context
+    running[id(context)] = context
     try:
-        return body(body_context)
+        return body(context)
     except errors.MuranoPlException:
         raise
     except Exception as error:
+        from mplc.runtime.flow import to_murano_exception
         raise to_murano_exception(error, sys.exc_info()[2]) from None
     finally:
-        del running[id(body_context)]
+        del running[id(context)]
 
 
 __all__ = ["Executor", "Package"]

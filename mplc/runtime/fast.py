@@ -12,12 +12,12 @@ from yaql.language import contexts, expressions, utils
 from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge
-from mplc.runtime.model import NO_VALUE, MuranoObject, current_executor
+from mplc.runtime.model import NO_VALUE, MuranoObject
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
-_VARIABLE_SCOPE_KEY = "$" + bridge.VARIABLE_SCOPE
-_ARGUMENT_OWNER_KEY = "$" + bridge.ARGUMENT_OWNER
-_TYPE_KEY = "$" + bridge.TYPE
+_VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
+_ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
+_TYPE_KEY = bridge.stored_key(bridge.TYPE)
 _NUMBERS = (int, float)
 _SEQUENCES = (list, tuple)
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
@@ -122,19 +122,7 @@ def index(collection, key, context, engine):
     return _call("#indexer", context, engine, collection, key)
 
 
-def variable(context, name):
-    """``context[name]`` for a name already in yaql's normal form (``$x``; ``$`` is ``$1``):
-    the same walk up the parents, without re-normalising the name at every level."""
-    scope = context
-    while scope is not None:
-        if type(scope) is contexts.Context:
-            value = scope._data.get(name, NO_VALUE)
-        else:
-            value = scope.get_data(name, NO_VALUE, False)
-        if value is not NO_VALUE:
-            return value
-        scope = scope.parent
-    return None
+variable = bridge.lookup  # ``$x`` as generated code names it: already in stored form
 
 
 def set_variable(context, name, value):
@@ -238,7 +226,7 @@ class MethodCall:
                 converted.append(None)
             else:
                 converted.append(argument.transform(values[position], this, owner, caller_type))
-        result = current_executor().invoke(method, receiver, tuple(converted), {}, context)
+        result = method.declaring_type.executor.invoke(method, receiver, tuple(converted), {}, context)
         utils.limit_memory_usage(engine, (1, result))
         return result
 
