@@ -19,6 +19,8 @@ _VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _TYPE_KEY = bridge.stored_key(bridge.TYPE)
 _NUMBERS = (int, float)
+_TINY = frozenset((bool, float, type(None)))
+_NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
 _SMALL = 1 << 4096
@@ -29,7 +31,9 @@ def _call(name, context, engine, *values):
 
 
 def _quota(engine, result):
-    if type(result) is int and -_SMALL < result < _SMALL:
+    """yaql's memory quota check of a result, skipped for values far below any quota."""
+    result_type = type(result)
+    if result_type in _TINY or (result_type is int and -_SMALL < result < _SMALL):
         return result
     utils.limit_memory_usage(engine, (1, result))
     return result
@@ -168,8 +172,7 @@ class PropertyRead:
             result = receiver.get(self.name) if self.legacy else receiver[self.name]
         else:
             return _call("#operator_.", context, engine, receiver, self.keyword)
-        utils.limit_memory_usage(engine, (1, result))
-        return result
+        return _quota(engine, result)
 
 
 class MethodCall:
@@ -218,15 +221,16 @@ class MethodCall:
         this = receiver.real_this
         owner = variable(context, _ARGUMENT_OWNER_KEY)
         caller_type = variable(context, _TYPE_KEY)
+        literal_nulls = self.literal_nulls
+        given = len(values)
         converted = []
         for position, argument in enumerate(method.arguments.values()):
-            if position >= len(values):
+            if position >= given:
                 converted.append(argument.transform(NO_VALUE, this, owner, caller_type))
-            elif self.literal_nulls[position]:
+            elif literal_nulls[position]:
                 converted.append(None)
             else:
                 converted.append(argument.transform(values[position], this, owner, caller_type))
-        result = method.declaring_type.executor.invoke(method, receiver, tuple(converted), {}, context)
-        utils.limit_memory_usage(engine, (1, result))
-        return result
+        result = method.declaring_type.executor.invoke(method, receiver, converted, _NO_KEYWORDS, context)
+        return _quota(engine, result)
 
