@@ -280,7 +280,7 @@ def properties(murano_type):
     for ancestor in murano_type.ancestors():
         names.update(ancestor.properties)
     return tuple(prop for name in sorted(names) if not name.startswith(("__", "."))
-                 for prop in murano_type.find_properties(name))
+                 for prop in murano_type.choose_symbol(lambda t: t.properties.get(name)))
 
 
 @specs.yaql_property(MuranoType)
@@ -421,20 +421,80 @@ def meta_objects(context, meta_specs, declaring_type):
     return tuple(result)
 
 
+def _cardinality_one(meta_type):
+    return (meta_type.spec.cardinality or "One") == "One"
+
+
+def merged_meta(context, initial_type, meta_specs_of):
+    """Meta of a class, method or property together with what its ancestors pass down, as the
+    reference merges it: an ancestor's entry counts only if its meta class is Inherited and no
+    nearer class on that path already has a Cardinality One entry of that meta class; one meta
+    class with Cardinality One reached from two different classes is an error."""
+    own_meta = {}
+
+    def meta_of(murano_type):
+        if murano_type not in own_meta:
+            own_meta[murano_type] = meta_objects(context, meta_specs_of(murano_type), murano_type)
+        return own_meta[murano_type]
+
+    def merge(types, skipped):
+        collected = []
+        for murano_type in types:
+            skipped_here = set(skipped)
+            for item in meta_of(murano_type):
+                meta_type = item.type
+                if murano_type is not initial_type and (
+                        not meta_type.spec.inherited or meta_type in skipped):
+                    continue
+                if _cardinality_one(meta_type):
+                    skipped_here.add(meta_type)
+                collected.append((murano_type, item))
+            collected.extend(merge(murano_type.parents, skipped_here))
+        single_sources = {}
+        result = []
+        for murano_type, item in collected:
+            source = single_sources.get(item.type)
+            if source is not None:
+                if source is not murano_type:
+                    raise ValueError(f"Found more than one instance of Meta {item.type.name} "
+                                     "with Cardinality One")
+                continue
+            if _cardinality_one(item.type):
+                single_sources[item.type] = murano_type
+            if not any(t is murano_type and i is item for t, i in result):
+                result.append((murano_type, item))
+        return result
+
+    return tuple(item for _, item in merge([initial_type], set()))
+
+
+def _member_meta_specs(collection, name):
+    def meta_specs_of(murano_type):
+        member = getattr(murano_type, collection).get(name)
+        return () if member is None else member.spec.meta
+    return meta_specs_of
+
+
 @specs.name("#property#meta")
 def get_meta(context, provider):
     if isinstance(provider, MuranoType):
-        return meta_objects(context, provider.spec.meta, provider)
-    if isinstance(provider, (MuranoMethod, MuranoProperty)):
-        return meta_objects(context, provider.spec.meta, provider.declaring_type)
+        return merged_meta(context, provider, lambda murano_type: murano_type.spec.meta)
+    if isinstance(provider, MuranoMethod):
+        return merged_meta(context, provider.declaring_type,
+                           _member_meta_specs("methods", provider.name))
+    if isinstance(provider, MuranoProperty):
+        return merged_meta(context, provider.declaring_type,
+                           _member_meta_specs("properties", provider.name))
     if isinstance(provider, MuranoArgument):
         return meta_objects(context, provider.spec.meta, provider.method.declaring_type)
+    if isinstance(provider, Package):
+        return ()
     raise yaql_exceptions.NoFunctionRegisteredException("#property#meta")
 
 
 @specs.yaql_property(MuranoType)
 def cardinality(murano_type):
-    return murano_type.spec.cardinality
+    return murano_type.spec.cardinality or "One"
 
 
 @specs.yaql_property(MuranoType)
