@@ -92,7 +92,32 @@ class FastPaths:
             return at.BoolOp(op=BOOLEAN_OPERATORS[name](), values=[self._lambda_operand(arg) for arg in args])
         if name == "#operator_." and len(args) == 2:
             return self._dot(at, args[0], args[1])
+        if tree.uses_receiver:
+            return self._function(at, tree)
         return None
+
+    def _function(self, at: PyAst, tree: ir.Function) -> ast.expr | None:
+        """``dict(k => v, ...)``, ``format(f, a...)``, ``len(x)``: plain calls of functions no
+        MuranoPL code can overload (methods and extension methods only take receivers). The
+        node is a method-style lambda when yaql gives it a receiver; then it keeps the bridge."""
+        name, args = tree.name, tree.args
+        operand = self.builder.expression_code
+        if name == "dict" and not self.legacy and all(isinstance(arg, ir.MappingRule) for arg in args):
+            pairs = [at.Tuple(elts=[operand(arg.source), operand(arg.destination)], ctx=ast.Load())
+                     for arg in args]
+            fast = at.Call(func=fast_attribute(at, "build_dict"), args=pairs, keywords=[])
+        elif name == "format" and args and _plain_arguments(args):
+            fast = at.Call(func=fast_attribute(at, "format_string"),
+                           args=[load(at, "context"), load(at, "engine"), *(operand(arg) for arg in args)],
+                           keywords=[])
+        elif name == "len" and len(args) == 1 and _plain_arguments(args):
+            fast = _triple_call(at, fast_attribute(at, "length"), operand(args[0]))
+        else:
+            return None
+        without_receiver = at.Compare(left=load(at, "receiver"), ops=[ast.Is()],
+                                      comparators=[fast_attribute(at, "NO_VALUE")])
+        return at.IfExp(test=without_receiver, body=fast,
+                        orelse=self.builder.call_code(at, name, args))
 
     def _dot(self, at: PyAst, receiver: ir.Expr, member: ir.Expr) -> ast.expr | None:
         if isinstance(member, ir.KeywordConstant):

@@ -117,15 +117,15 @@ class ModuleBuilder:
         if isinstance(tree, ir.TypeName):
             return runtime_call(at, "type_reference", load(at, "context"), at.Constant(value=tree.full_name))
         if isinstance(tree, ir.GetContextValue):
-            return self._call(at, "#get_context_data", (ir.Constant(tree.name, tree.pos),))
+            return self.call_code(at, "#get_context_data", (ir.Constant(tree.name, tree.pos),))
         if isinstance(tree, ir.Function):
-            return self._call(at, tree.name, tree.args)
+            return self.call_code(at, tree.name, tree.args)
         if isinstance(tree, ir.MappingRule):
             rule = self.argument(tree)
             return at.Call(func=rule, args=[load(at, name) for name in TRIPLE], keywords=[])
         raise TypeError(f"unknown expression node {type(tree).__name__}")
 
-    def _call(self, at: PyAst, name: str, args: tuple[ir.Expr, ...],
+    def call_code(self, at: PyAst, name: str, args: tuple[ir.Expr, ...],
               arguments: ast.expr | None = None) -> ast.expr:
         if arguments is None:
             arguments = self.call_arguments(at, args)
@@ -138,7 +138,7 @@ class ModuleBuilder:
     def call_lazy(self, tree: ir.Function, arguments: ast.expr) -> ast.expr:
         """The lazy argument object of the call ``tree`` whose argument tuple is ``arguments``."""
         at = PyAst(tree.pos)
-        call = self._call(at, tree.name, tree.args, arguments)
+        call = self.call_code(at, tree.name, tree.args, arguments)
         function = self.define_function(at, "f", TRIPLE, [at.Return(value=call)])
         return self.define(at, "L", runtime_call(at, "lazy", load(at, function),
                                                   at.Constant(value=tree.uses_receiver)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from yaql.language import contexts, expressions, utils
 from yaql.standard_library import collections as yaql_collections
 
-from mplc.runtime import bridge
+from mplc.runtime import bridge, functions
 from mplc.runtime.model import NO_VALUE, MuranoObject
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
@@ -147,6 +147,32 @@ def set_variable(context, name, value):
 def child(context):
     """A child context: what yaql's ``Lambda`` gives an ``and``/``or`` operand that may write one."""
     return context.create_child_context()
+
+
+def build_dict(*pairs):
+    """``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, each evaluated key first."""
+    return utils.FrozenDict(pairs)
+
+
+def format_string(context, engine, format_, *args):
+    """``format(f, args...)``: mplc's safe ``format`` when ``f`` is a string, as yaql checks
+    and converts each argument (its size against the memory quota) before the call."""
+    if type(format_) is not str:
+        return _call("format", context, engine, format_, *args)
+    _quota(engine, format_)
+    for value in args:
+        _quota(engine, value)
+    return _quota(engine, functions.format_(format_, *args))
+
+
+_SIZED = frozenset((str, tuple, list, utils.FrozenDict, dict))
+
+
+def length(value, context, engine):
+    """``len(x)`` of a string, list or dictionary (one overload of yaql's ``len`` takes each)."""
+    if type(value) in _SIZED:
+        return len(_quota(engine, value))
+    return _call("len", context, engine, value)
 
 
 def build_list(engine, *items):

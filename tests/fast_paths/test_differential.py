@@ -21,6 +21,9 @@ EXPRESSIONS = [
     "$a = 1 or $b > 2", "$a != null and $a < $b", "[$a, $b][1]", "{a => $a}.a",
     "$b.where($ > $a)", "$a.len()", "let(x => $a) -> $x and $b", "[$a, [$b], a]", "[$a => $b]",
     "{b => $a}.b", "{c => $a}.b", "dict(b => $a).b",
+    "dict(b => $a, c => $b)", "dict($a => $b, b => 1)", "dict()", "dict($b)",
+    "format('{0}-{1}', $a, $b)", "format($a, $b)", "format('{0}', 'x')", "format('{}')",
+    "len($a)", "len($b)", "len('abc')", "$a.len()", "$b.select(len($))", "$a.dict(x => $b)",
 ]
 
 scalars = st.one_of(
