@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 
 from mplc import versioning
 from mplc.runtime import bridge, contracts
+from mplc.runtime.loading import parse_definition
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 
@@ -49,10 +51,11 @@ class ContractContext(contracts.ContractContext):
         return self.executor.find_class(name, self.scope)
 
     def get_object(self, object_id):
+        """An object of the model being loaded, else one the executor already holds (a model
+        given to new() may reference objects that exist outside it)."""
         loading = self.executor.loading
-        if loading is not None:
-            return loading.get(object_id)
-        return self.executor.objects.get(object_id)
+        found = None if loading is None else loading.get(object_id)
+        return self.executor.objects.get(object_id) if found is None else found
 
     def load_object(self, data, default_type=None):
         """Build an object owned by ``owner`` from a dict (class() contract on a mapping)."""
@@ -75,12 +78,26 @@ class ContractContext(contracts.ContractContext):
         return obj.real_this.owner
 
     def load_template(self, model, default_type, exclude_properties):
+        if exclude_properties:
+            murano_type, properties, header = parse_definition(
+                self.executor, model, self.calling_type, self.context)
+            properties = copy.deepcopy(properties)
+            for path in exclude_properties:
+                _replace_path(properties, path, contracts.PASSKEY)
+            if murano_type is not None:
+                header["type"] = murano_type
+            model = {**properties, "?": header}
         with self.executor.dry_run_objects():
             return self.load_object(model, default_type)
 
     def serialize_template(self, obj, exclude_properties):
         from mplc.runtime.serialization import object_to_dict
-        return {} if self.initializing else object_to_dict(obj, "Mixed")
+        if self.initializing:
+            return {}
+        result = object_to_dict(obj, "Mixed")
+        for path in exclude_properties or ():
+            _replace_path(result, path, None, remove=True)
+        return result
 
     def is_instance_of(self, value, murano_type, version_spec=None) -> bool:
         """Whether exactly one of the object's classes named like ``murano_type`` has a version
@@ -92,6 +109,19 @@ class ContractContext(contracts.ContractContext):
             return False
         return _is_instance_of(value.real_this.type, murano_type.name, version_spec,
                                self.scope.package)
+
+
+def _replace_path(data, path, value, remove=False):
+    """Set (or remove) the key a dotted ``path`` names in nested dicts, when the dicts on the
+    way exist, as template() treats its excluded properties."""
+    *parents, last = str(path).split(".")
+    for key in parents:
+        data = data.get(key) if isinstance(data, dict) else None
+    if isinstance(data, dict):
+        if remove:
+            data.pop(last, None)
+        else:
+            data[last] = value
 
 
 @functools.lru_cache(maxsize=4096)

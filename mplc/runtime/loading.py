@@ -64,6 +64,8 @@ class LoadSession:
         return found
 
     def load_root(self, data, default_type, scope, context):
+        if context is not None:
+            data = bridge.finalize(data)  # both passes read it: lazy values must survive one
         self.initializing = True
         root = self.load(data, self.root_owner, default_type, scope, context)
         self.initializing = False
