@@ -129,7 +129,7 @@ class FastPaths:
             arguments = self.builder.call_arguments(at, member.args)
             site = self.builder.define(at, "M", self._site(
                 at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
-                arguments))
+                arguments, at.Constant(value=not self.legacy)))
             return _triple_call(at, site, self.builder.expression_code(receiver))
         return None
 

@@ -65,31 +65,46 @@ def engine_for(format_version) -> object:
     return _ENGINES[is_legacy(version)]
 
 
-_SCALAR_TYPES = frozenset((str, bytes, int, float, bool, type(None)))
-_PLAIN_MAPPING_TYPES = frozenset((dict, utils.FrozenDict))
-_PLAIN_SEQUENCE_TYPES = frozenset((list, tuple))
+# What ``finalize`` does with a value, by its type (the ABC tests below are by type too).
+_KEEP, _PLAIN_MAPPING, _PLAIN_SEQUENCE, _MAPPING, _SEQUENCE, _SET, _ITERABLE = range(7)
+_FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KEEP, type(None): _KEEP,
+                   dict: _PLAIN_MAPPING, utils.FrozenDict: _PLAIN_MAPPING,
+                   list: _PLAIN_SEQUENCE, tuple: _PLAIN_SEQUENCE}
+
+
+def _finalize_kind(value_type) -> int:
+    if issubclass(value_type, (str, bytes, int, float, bool)):
+        return _KEEP
+    if issubclass(value_type, utils.MappingType):
+        return _MAPPING
+    if issubclass(value_type, utils.SequenceType):
+        return _SEQUENCE
+    if issubclass(value_type, utils.SetType):
+        return _SET
+    if issubclass(value_type, utils.IterableType):
+        return _ITERABLE
+    return _KEEP
 
 
 def finalize(value):
     """Freeze a result as the reference's ``#finalize`` does: lists to tuples, dicts to FrozenDict."""
     value_type = type(value)
-    if value_type in _SCALAR_TYPES:
+    kind = _FINALIZE_KINDS.get(value_type)
+    if kind is None:
+        kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+    if kind == _KEEP:
         return value
-    if value_type in _PLAIN_MAPPING_TYPES:
+    if kind == _PLAIN_MAPPING:
         return utils.FrozenDict({finalize(k): finalize(v) for k, v in value.items()})
-    if value_type in _PLAIN_SEQUENCE_TYPES:
+    if kind == _PLAIN_SEQUENCE:
         return tuple([finalize(item) for item in value])
-    if isinstance(value, (str, bytes, int, float, bool)):
-        return value
-    if isinstance(value, utils.MappingType):
+    if kind == _MAPPING:
         return utils.FrozenDict((finalize(k), finalize(v)) for k, v in value.items())
-    if utils.is_sequence(value):
+    if kind == _SEQUENCE:
         return tuple(finalize(item) for item in value)
-    if isinstance(value, utils.SetType):
+    if kind == _SET:
         return frozenset(finalize(item) for item in value)
-    if utils.is_iterable(value):
-        return tuple(finalize(item) for item in utils.limit_iterable(value, ITERATORS_LIMIT))
-    return value
+    return tuple(finalize(item) for item in utils.limit_iterable(value, ITERATORS_LIMIT))
 
 
 @specs.name("#finalize")
@@ -121,6 +136,12 @@ def root_context(version: tuple[int, int]):
         context[ENGINE] = engine_for(version)
         _root_contexts[generation] = context
     return context
+
+
+def is_standard_root(context) -> bool:
+    """Whether ``context`` is the root context of Formats >= 1.2 (yaql's standard library and
+    murano's functions, nothing a package defines)."""
+    return context is not None and (context is _root_contexts.get(1) or context is _root_contexts.get(2))
 
 
 def empty_context():

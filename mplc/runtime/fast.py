@@ -8,6 +8,8 @@ where a number is wanted, or anything unusual takes the bridge.
 
 from __future__ import annotations
 
+import types
+
 from yaql.language import contexts, expressions, utils
 from yaql.standard_library import collections as yaql_collections
 
@@ -201,17 +203,71 @@ class PropertyRead:
         return _quota(engine, result)
 
 
+def _defines(layer, name) -> bool:
+    """Whether one layer of a context chain may hold a function called ``name``."""
+    if type(layer) is contexts.Context:
+        return name in layer._functions
+    if type(layer) is contexts.LinkedContext:
+        return _defines(layer.linked_context, name)
+    return True
+
+
+def library_method(context, name) -> bool:
+    """Whether ``receiver.name(...)`` resolves in ``context`` among the standard root's methods
+    alone: no layer between (a class's methods and the extension methods it imports, contract
+    functions) holds a function of that name."""
+    scope = context
+    while scope is not None:
+        if bridge.is_standard_root(scope):
+            return True
+        if _defines(scope, name):
+            return False
+        scope = scope.parent
+    return False
+
+
+def _select(collection, selector, context, engine):
+    """yaql's ``collection.select(selector)``: a lazy map, ``$`` bound to each item in a child context."""
+    scope = context.create_child_context()
+
+    def apply(item):
+        item_context = scope.create_child_context()
+        item_context["$1"] = item
+        return selector(NO_VALUE, item_context, engine)
+    return map(apply, collection)
+
+
+def _where(collection, predicate, context, engine):
+    """yaql's ``collection.where(predicate)``: a lazy filter, ``$`` bound as in ``select``."""
+    scope = context.create_child_context()
+
+    def test(item):
+        item_context = scope.create_child_context()
+        item_context["$1"] = item
+        return predicate(NO_VALUE, item_context, engine)
+    return filter(test, collection)
+
+
+# yaql's queries taking one lambda, by name; receivers: the iterables yaql's Iterable accepts
+# that MuranoPL values are (dictionaries only under the legacy library, which keeps the bridge).
+QUERIES = {"select": _select, "where": _where}
+_QUERY_RECEIVERS = frozenset((tuple, list, map, filter, types.GeneratorType,
+                              type(iter(range(0))), type(iter(())), type(iter([]))))
+
+
 class MethodCall:
     """``receiver.name(args...)`` at one call site: MuranoPL methods resolved once per receiver class.
 
     The arguments are plain positional ones (codegen checks); ``lazy_expression`` is the lazy
     ``name(args...)`` node the bridge gets for every other receiver, and ``arguments`` compiled
     functions of the arguments, evaluated in order only when the fast path is taken.
+    ``queries``: the module's Format has yaql's standard library, so ``select``/``where`` with
+    one lambda on a list or iterator run directly (``QUERIES``) where nothing else defines them.
     """
 
-    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "methods")
+    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "methods", "query")
 
-    def __init__(self, name: str, lazy_expression, arguments: tuple):
+    def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False):
         self.name = name
         self.lazy_expression = lazy_expression
         self.arguments = arguments
@@ -219,6 +275,7 @@ class MethodCall:
         self.literal_nulls = tuple(isinstance(argument, expressions.Constant) and argument.value is None
                                    for argument in arguments)
         self.methods: dict = {}
+        self.query = QUERIES.get(name) if queries and len(arguments) == 1 else None
 
     def _resolve(self, murano_type):
         """The method yaql's resolution would pick, when it is a plain MuranoPL method; else None."""
@@ -240,6 +297,10 @@ class MethodCall:
                 method = self.methods[murano_type] = self._resolve(murano_type)
             if method is not None:
                 return self._invoke(method, receiver, context, engine)
+        elif (self.query is not None and type(receiver) in _QUERY_RECEIVERS
+              and library_method(context, self.name)):
+            _quota(engine, receiver)
+            return self.query(utils.limit_iterable(receiver, engine), self.arguments[0], context, engine)
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)
 
     def _invoke(self, method, receiver, context, engine):

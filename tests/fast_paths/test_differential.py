@@ -24,6 +24,8 @@ EXPRESSIONS = [
     "dict(b => $a, c => $b)", "dict($a => $b, b => 1)", "dict()", "dict($b)",
     "format('{0}-{1}', $a, $b)", "format($a, $b)", "format('{0}', 'x')", "format('{}')",
     "len($a)", "len($b)", "len('abc')", "$a.len()", "$b.select(len($))", "$a.dict(x => $b)",
+    "$b.select($)", "$b.where($ != null)", "$b.select([$, $a]).where($[0] = $a)",
+    "$b.where($ > 0).select($ * 2)", "$b.select(let(x => $) -> $x)", "$b.select(1)",
 ]
 
 scalars = st.one_of(
