@@ -25,6 +25,7 @@ import typing
 from importlib import metadata as importlib_metadata
 
 import typeguard
+from yaql.language import exceptions as yaql_exceptions
 
 from mplc.runtime import bridge, errors
 from mplc.runtime.specs import ArgumentSpec, ClassSpec, MethodSpec, PackageSpec, PropertySpec
@@ -192,6 +193,9 @@ class NativeClass:
             part.extension = self.cls()
             return
         known = {name: params[name] for name in self.constructor.python_names if name in params}
+        for name in self.constructor.parameters:
+            if name not in known and name not in self.constructor.defaults:
+                raise yaql_exceptions.ArgumentException(self.constructor.python_names[name])
         injected = {"this": part.real_this, "context": context, "executor": executor}
         positional, kwargs = self.constructor.arguments((), known, injected)
         part.extension = self.cls(*positional, **kwargs)

@@ -20,7 +20,7 @@ def _format(message, args, kwargs):
 
 @native("io.murano.system.Logger")
 class Logger:
-    def __init__(self, logger_name: str = "murano"):
+    def __init__(self, logger_name: str):
         self.name = logger_name
         self.logger = logging.getLogger(logger_name)
 
