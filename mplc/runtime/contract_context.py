@@ -63,7 +63,8 @@ class ContractContext(contracts.ContractContext):
                                          scope=self.calling_type, context=self.context)
 
     def evaluate(self, expression, context):
-        return bridge.finalize(expression(bridge.NO_VALUE, context, context[bridge.ENGINE]))
+        engine = bridge.engine_for(self.scope.package.format_version)
+        return bridge.finalize(expression(bridge.NO_VALUE, context, engine))
 
     def is_object(self, value) -> bool:
         return isinstance(value, MuranoObject)

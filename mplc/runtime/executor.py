@@ -130,6 +130,7 @@ class Executor:
         self._type_contexts = {}
         self._class_lookups = {}
         self._call_plans = {}
+        self._last_code_context = (None, None)
         self.warnings = []
         self.running_bodies = {}
 
@@ -379,10 +380,15 @@ class Executor:
 
     def code_context(self, target):
         """``object_context(target)`` for code that only reads it or derives child contexts
-        (Defaults, contracts): while a model loads, one per target is shared."""
-        if self.loading is None:
-            return self.object_context(target)
-        return self.loading.object_context(target)
+        (Defaults, contracts): while a model loads, one per target is shared; otherwise the
+        last one is kept for the next use on the same target (argument contracts of calls)."""
+        if self.loading is not None:
+            return self.loading.object_context(target)
+        last_target, context = self._last_code_context
+        if last_target is not target:
+            context = self.object_context(target)
+            self._last_code_context = (target, context)
+        return context
 
     # --- methods ----------------------------------------------------------------------------
 
