@@ -8,6 +8,8 @@ where a number is wanted, or anything unusual takes the bridge.
 
 from __future__ import annotations
 
+import collections.abc
+import functools
 import types
 
 from yaql.language import contexts, expressions, utils
@@ -226,8 +228,15 @@ def library_method(context, name) -> bool:
     return False
 
 
-def _select(collection, selector, context, engine):
+def _iterable(receiver, engine):
+    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
+    return utils.limit_iterable(_quota(engine, receiver), engine)
+
+
+def _select(receiver, arguments, context, engine):
     """yaql's ``collection.select(selector)``: a lazy map, ``$`` bound to each item in a child context."""
+    collection = _iterable(receiver, engine)
+    selector = arguments[0]
     scope = context.create_child_context()
 
     def apply(item):
@@ -237,8 +246,10 @@ def _select(collection, selector, context, engine):
     return map(apply, collection)
 
 
-def _where(collection, predicate, context, engine):
+def _where(receiver, arguments, context, engine):
     """yaql's ``collection.where(predicate)``: a lazy filter, ``$`` bound as in ``select``."""
+    collection = _iterable(receiver, engine)
+    predicate = arguments[0]
     scope = context.create_child_context()
 
     def test(item):
@@ -248,11 +259,39 @@ def _where(collection, predicate, context, engine):
     return filter(test, collection)
 
 
-# yaql's queries taking one lambda, by name; receivers: the iterables yaql's Iterable accepts
-# that MuranoPL values are (dictionaries only under the legacy library, which keeps the bridge).
-QUERIES = {"select": _select, "where": _where}
-_QUERY_RECEIVERS = frozenset((tuple, list, map, filter, types.GeneratorType,
-                              type(iter(range(0))), type(iter(())), type(iter([]))))
+def _sum(receiver, arguments, context, engine):
+    """yaql's ``collection.sum()``: the items folded with ``+`` as ``#operator_+`` resolves it."""
+    return functools.reduce(lambda total, item: add(total, item, context, engine),
+                            _iterable(receiver, engine))
+
+
+def _keys(receiver, arguments, context, engine):
+    return _quota(engine, receiver).keys()
+
+
+def _values(receiver, arguments, context, engine):
+    return _quota(engine, receiver).values()
+
+
+def _length(receiver, arguments, context, engine):
+    return len(_quota(engine, receiver))
+
+
+_ITERABLES = frozenset((tuple, list, map, filter, types.GeneratorType,
+                        type(iter(range(0))), type(iter(())), type(iter([])),
+                        type({}.keys()), type({}.values()), type({}.items()),
+                        collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView))
+_MAPPINGS = frozenset((utils.FrozenDict, dict))
+
+QUERIES = {
+    ("select", 1): (_select, _ITERABLES), ("where", 1): (_where, _ITERABLES),
+    ("sum", 0): (_sum, _ITERABLES), ("keys", 0): (_keys, _MAPPINGS),
+    ("values", 0): (_values, _MAPPINGS), ("len", 0): (_length, _SIZED),
+}
+"""Methods of yaql's standard library run directly, by (name, number of arguments): the
+function ``(receiver, argument objects, context, engine)`` and the receiver types for which
+that method is the only one of the name that accepts the receiver (dictionaries are iterable
+only under the legacy library, which keeps the bridge)."""
 
 
 class MethodCall:
@@ -261,11 +300,12 @@ class MethodCall:
     The arguments are plain positional ones (codegen checks); ``lazy_expression`` is the lazy
     ``name(args...)`` node the bridge gets for every other receiver, and ``arguments`` compiled
     functions of the arguments, evaluated in order only when the fast path is taken.
-    ``queries``: the module's Format has yaql's standard library, so ``select``/``where`` with
-    one lambda on a list or iterator run directly (``QUERIES``) where nothing else defines them.
+    ``queries``: the module's Format has yaql's standard library, so the methods ``QUERIES``
+    lists run directly on their receiver types where nothing else defines the name.
     """
 
-    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "methods", "query")
+    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "methods", "query",
+                 "query_receivers")
 
     def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False):
         self.name = name
@@ -275,7 +315,8 @@ class MethodCall:
         self.literal_nulls = tuple(isinstance(argument, expressions.Constant) and argument.value is None
                                    for argument in arguments)
         self.methods: dict = {}
-        self.query = QUERIES.get(name) if queries and len(arguments) == 1 else None
+        self.query, self.query_receivers = QUERIES.get((name, len(arguments)), (None, ())) if queries \
+            else (None, ())
 
     def _resolve(self, murano_type):
         """The method yaql's resolution would pick, when it is a plain MuranoPL method; else None."""
@@ -297,10 +338,8 @@ class MethodCall:
                 method = self.methods[murano_type] = self._resolve(murano_type)
             if method is not None:
                 return self._invoke(method, receiver, context, engine)
-        elif (self.query is not None and type(receiver) in _QUERY_RECEIVERS
-              and library_method(context, self.name)):
-            _quota(engine, receiver)
-            return self.query(utils.limit_iterable(receiver, engine), self.arguments[0], context, engine)
+        elif type(receiver) in self.query_receivers and library_method(context, self.name):
+            return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)
 
     def _invoke(self, method, receiver, context, engine):

@@ -26,6 +26,8 @@ EXPRESSIONS = [
     "len($a)", "len($b)", "len('abc')", "$a.len()", "$b.select(len($))", "$a.dict(x => $b)",
     "$b.select($)", "$b.where($ != null)", "$b.select([$, $a]).where($[0] = $a)",
     "$b.where($ > 0).select($ * 2)", "$b.select(let(x => $) -> $x)", "$b.select(1)",
+    "$b.sum()", "$b.where($ != null).sum()", "$b.keys()", "$b.values()", "$b.len()",
+    "$b.values().sum()", "$b.keys().select($ + $a)",
 ]
 
 scalars = st.one_of(
