@@ -173,6 +173,11 @@ class Runtime:
     def collect_garbage(self) -> None:
         self.executor.collect_garbage()
 
+    def finish(self) -> None:
+        """End the run as the engine does: destroy what the model no longer keeps and clear
+        static properties (``mplc run`` does this after the call, failed or not)."""
+        self.executor.finish()
+
     @property
     def traces(self) -> list:
         return list(self.executor.trace or ())

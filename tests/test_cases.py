@@ -100,9 +100,9 @@ def test_case(case, tmp_path, cache_dir):
         root = runtime.load(model)
         outcome = ("result", runtime.render(runtime.call(root, case.get("call", "run"),
                                                          *case.get("args", ()), **case.get("kwargs", {}))))
-        runtime.collect_garbage()
     except mplc.runtime.MuranoError as error:
         outcome = ("error", error)
+    runtime.finish()
 
     if "error" in case:
         assert outcome[0] == "error", f"expected an error, got result {outcome[1]!r}"

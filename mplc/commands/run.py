@@ -74,11 +74,11 @@ def main(args) -> int:
             result = executor.call(root, args.method, tuple(call_args), call_kwargs)
             timings.append(time.perf_counter() - started)
         output["result"] = executor.render(result)
-        executor.collect_garbage()
     except MuranoError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
     except Exception as error:  # as the engine reports a Python error escaping MuranoPL code
         output["error"] = {"type": type(error).__name__, "message": str(error)}
+    executor.finish()
     for warning in executor.warnings:
         print(f"mplc run: warning: {warning}", file=sys.stderr)
     output["traces"] = executor.render(runtime.traces)

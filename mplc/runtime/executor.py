@@ -1,7 +1,7 @@
 """The Executor: loads compiled packages, builds types, runs methods, owns the object store.
 
 Public API (DESIGN.md): ``Executor(package_dirs)``, ``load``, ``new``, ``call``, ``serialize``,
-``render``, ``collect_garbage``, ``trace``.
+``render``, ``collect_garbage``, ``finish``, ``trace``.
 """
 
 from __future__ import annotations
@@ -599,6 +599,14 @@ class Executor:
         from mplc.runtime.serialization import collect_garbage
         with self.active():
             return collect_garbage(self)
+
+    def finish(self) -> int:
+        """End the run as the engine does: destroy the objects the model does not keep (those
+        only static properties, Runtime properties or finished calls held) and clear static
+        properties; returns how many objects were destroyed."""
+        from mplc.runtime.serialization import finish_run
+        with self.active():
+            return finish_run(self)
 
 
 @contextlib.contextmanager

@@ -445,12 +445,44 @@ def destruction_order(doomed):
     return [groups[key] for key in sorted(groups)]
 
 
+def model_objects(root):
+    """What the run's result keeps when the run ends: the root and the objects its serialisable
+    properties (not Runtime or Config ones) refer to, directly or further on; neither static
+    properties nor owners count, as in the reference's finalisation."""
+    found = set()
+    stack = [root] if root is not None else []
+    while stack:
+        obj = stack.pop()
+        if obj in found:
+            continue
+        found.add(obj)
+        for part in obj.parts():
+            declared = part.type.properties
+            for name, value in part.properties.items():
+                prop = declared.get(name)
+                if prop is None or prop.usage not in HIDDEN_USAGES:
+                    stack.extend(_referenced(value))
+    return found
+
+
+def finish_run(executor) -> int:
+    """The end of a run: destroy every object the model no longer keeps (``model_objects``),
+    then forget static property values (the next run starts from their Defaults)."""
+    count = _destroy_all_but(executor, model_objects(executor.root))
+    executor.static_values.clear()
+    return count
+
+
 def collect_garbage(executor) -> int:
-    """Destroy objects nothing reachable refers to: destruction handlers of subscribers run
-    first (publishers earliest), then every ``.destroy`` (own class first, then ancestors),
-    objects owned by doomed objects before their owners; errors in them are muted, as in the
+    """Destroy objects nothing reachable refers to."""
+    return _destroy_all_but(executor, reachable(executor))
+
+
+def _destroy_all_but(executor, alive) -> int:
+    """Destroy the objects not in ``alive``: destruction handlers of subscribers run first
+    (publishers earliest), then every ``.destroy`` (own class first, then ancestors), objects
+    owned by doomed objects before their owners; errors in them are muted, as in the
     reference."""
-    alive = reachable(executor)
     doomed = [obj for obj in executor.objects.values() if obj not in alive and not obj.destroyed]
     for obj in doomed:
         obj.doomed = True
