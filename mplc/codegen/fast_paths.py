@@ -97,7 +97,7 @@ class FastPaths:
         return None
 
     def _function(self, at: PyAst, tree: ir.Function) -> ast.expr | None:
-        """``dict(k => v, ...)``, ``format(f, a...)``, ``len(x)``: plain calls of functions no
+        """``dict(k => v, ...)``, ``format(f, a...)``, ``len(x)``, ``range(n)``: plain calls of functions no
         MuranoPL code can overload (methods and extension methods only take receivers). The
         node is a method-style lambda when yaql gives it a receiver; then it keeps the bridge."""
         name, args = tree.name, tree.args
@@ -112,6 +112,8 @@ class FastPaths:
                            keywords=[])
         elif name == "len" and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "length"), operand(args[0]))
+        elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
+            fast = _triple_call(at, fast_attribute(at, "range_of"), operand(args[0]))
         else:
             return None
         without_receiver = at.Compare(left=load(at, "receiver"), ops=[ast.Is()],

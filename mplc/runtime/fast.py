@@ -179,6 +179,13 @@ def length(value, context, engine):
     return _call("len", context, engine, value)
 
 
+def range_of(stop, context, engine):
+    """``range(n)``: yaql's one-argument ``range`` (an iterator) for an integer ``n``."""
+    if type(stop) is int:
+        return iter(range(_quota(engine, stop)))
+    return _call("range", context, engine, stop)
+
+
 def build_list(engine, *items):
     """``[a, b]``: yaql's own ``#list``, called without resolving it (nothing else has the name)."""
     return yaql_collections.build_list(engine, *items)

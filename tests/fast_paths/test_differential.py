@@ -27,7 +27,7 @@ EXPRESSIONS = [
     "$b.select($)", "$b.where($ != null)", "$b.select([$, $a]).where($[0] = $a)",
     "$b.where($ > 0).select($ * 2)", "$b.select(let(x => $) -> $x)", "$b.select(1)",
     "$b.sum()", "$b.where($ != null).sum()", "$b.keys()", "$b.values()", "$b.len()",
-    "$b.values().sum()", "$b.keys().select($ + $a)",
+    "$b.values().sum()", "$b.keys().select($ + $a)", "range($a)", "range($a).select($ * 2)",
 ]
 
 scalars = st.one_of(
