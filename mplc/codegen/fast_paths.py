@@ -54,6 +54,24 @@ def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
                    for arg in args)
 
 
+# Keywords another overload of murano's ``new`` takes, or that reach its own hidden parameters.
+_NEW_OVERLOAD_KEYWORDS = frozenset(("typeName", "parameters", "owner", "objectName", "extra", "model"))
+
+
+def _new_arguments(args: tuple[ir.Expr, ...]) -> bool:
+    """``new(Type, name => value, ...)``: a class first, then distinct plain keywords that only
+    murano's ``new(type, **properties)`` overload takes (as properties)."""
+    if not args or isinstance(args[0], (ir.MappingRule, ir.SkippedArgument)):
+        return False
+    names = []
+    for arg in args[1:]:
+        if not (isinstance(arg, ir.MappingRule) and isinstance(arg.source, ir.KeywordConstant)):
+            return False
+        names.append(arg.source.name)
+    return (len(set(names)) == len(names)
+            and not any(name.startswith("_") or name in _NEW_OVERLOAD_KEYWORDS for name in names))
+
+
 class FastPaths:
     """Compiles the qualifying node shapes; ``code`` returns None for every other node."""
 
@@ -97,7 +115,8 @@ class FastPaths:
         return None
 
     def _function(self, at: PyAst, tree: ir.Function) -> ast.expr | None:
-        """``dict(k => v, ...)``, ``format(f, a...)``, ``len(x)``, ``range(n)``: plain calls of functions no
+        """``dict(k => v, ...)``, ``format(f, a...)``, ``len(x)``, ``range(n)``, ``new(T, k => v, ...)``:
+        plain calls of functions no
         MuranoPL code can overload (methods and extension methods only take receivers). The
         node is a method-style lambda when yaql gives it a receiver; then it keeps the bridge."""
         name, args = tree.name, tree.args
@@ -114,6 +133,12 @@ class FastPaths:
             fast = _triple_call(at, fast_attribute(at, "length"), operand(args[0]))
         elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "range_of"), operand(args[0]))
+        elif name == "new" and not self.legacy and _new_arguments(args):
+            properties = [at.Tuple(elts=[at.Constant(value=arg.source.name), operand(arg.destination)],
+                                   ctx=ast.Load()) for arg in args[1:]]
+            fast = at.Call(func=fast_attribute(at, "new_object"),
+                           args=[load(at, "context"), load(at, "engine"), operand(args[0]), *properties],
+                           keywords=[])
         else:
             return None
         without_receiver = at.Compare(left=load(at, "receiver"), ops=[ast.Is()],

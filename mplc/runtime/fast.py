@@ -16,7 +16,7 @@ from yaql.language import contexts, expressions, utils
 from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge, functions
-from mplc.runtime.model import NO_VALUE, MuranoObject
+from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference, resolve_class
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
@@ -177,6 +177,20 @@ def length(value, context, engine):
     if type(value) in _SIZED:
         return len(_quota(engine, value))
     return _call("len", context, engine, value)
+
+
+def new_object(context, engine, type_name, *properties):
+    """``new(Type, name => value, ...)``: murano's ``new`` for a class reference or class name
+    (resolved where the code runs, as its ``TypeParameter`` does), properties as keywords."""
+    if type(type_name) is TypeReference:
+        reference = type_name
+    elif type(type_name) is str:
+        reference = resolve_class(type_name, context).reference
+    else:
+        return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
+    for _, value in properties:
+        _quota(engine, value)
+    return _quota(engine, functions.new(context.create_child_context(), reference, **dict(properties)))
 
 
 def range_of(stop, context, engine):

@@ -26,6 +26,16 @@ Methods:
           Contract: $.int()
     Body:
       - Return: [extension, $items, $n]
+---
+Namespaces:
+  =: tests.fast
+Name: Node
+Properties:
+  value:
+    Contract: $.int().notNull()
+  children:
+    Contract: [$.class(Node)]
+    Default: []
 """
 
 CASES = [
@@ -95,6 +105,32 @@ Methods:
     Body:
       - Return: $this.positive(-1)
 """, ("ContractViolationException", "[tests.fast.Test::positive(value)] Value -1 doesn't match predicate")),
+    ("new() with a property its contract refuses", """
+Methods:
+  run:
+    Body:
+      - Return: new(Node, value => x).value
+""", ("ContractViolationException", "[tests.fast.Node.value] Value 'x' violates int() contract")),
+    ("new() of a class nobody defines", """
+Methods:
+  run:
+    Body:
+      - Return: new(Missing, value => 1)
+""", ("NoClassFound", "tests.fast.Missing")),
+    ("new() of a class and properties", """
+Methods:
+  run:
+    Body:
+      - $leaf: new(Node, value => 1)
+      - $named: new('tests.fast.Node', value => 2, children => [$leaf])
+      - Return: [$leaf.value, $named.children.select($.value)]
+""", [1, [1]]),
+    ("new() without the properties the class requires", """
+Methods:
+  run:
+    Body:
+      - Return: new(Node)
+""", ("ContractViolationException", "[tests.fast.Node.value] null value violates notNull() contract")),
     ("format with a format string that is not a string", """
 Methods:
   run:
@@ -109,7 +145,8 @@ def _package(root, test_class: str) -> str:
     (root / "Classes" / "Test.yaml").write_text("Namespaces:\n  =: tests.fast\nName: Test\n" + test_class)
     (root / "Classes" / "Ext.yaml").write_text(HELPERS)
     manifest = {"Format": "1.3", "Type": "Library", "FullName": "tests.fast", "Version": "0.0.0",
-                "Classes": {"tests.fast.Test": "Test.yaml", "tests.fast.Ext": "Ext.yaml"}}
+                "Classes": {"tests.fast.Test": "Test.yaml", "tests.fast.Ext": "Ext.yaml",
+                            "tests.fast.Node": "Ext.yaml"}}
     (root / "manifest.yaml").write_text(yaml.safe_dump(manifest))
     return str(root)
 
