@@ -186,6 +186,7 @@ class MuranoType:
         self._property_lookups = {}
         self.load_plan = None
         self.written_property_names = None
+        self.referenced_property_names = None
 
     @property
     def version(self):

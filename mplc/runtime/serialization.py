@@ -17,6 +17,7 @@ from mplc.runtime import errors
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 HIDDEN_USAGES = ("Runtime", "Config")
+SERIALIZE = "io.murano.metadata.engine.Serialize"
 DUMP_TYPES = ("Serializable", "Inline", "Mixed")
 
 
@@ -219,7 +220,8 @@ class _Writer:
         self.references = []
 
     def tree(self, root):
-        root = root.real_this
+        """The tree of ``root``: an object, or a class part of one (``dump()`` honouring an
+        upcast writes the properties that class and its ancestors declare, under its type)."""
         result = self.object(root)
         while self.references:
             pending, self.references = self.references, []
@@ -259,21 +261,25 @@ class _Writer:
         names = obj.type.written_property_names
         if names is None:
             names = obj.type.written_property_names = _written_property_names(obj)
-        values = obj.properties
+        values = obj.real_this.properties
+        by_reference = _referenced_property_names(obj) if self.allow_refs else ()
         result = {}
         for name in names:
             if name in values:
-                result[name] = self.value(values[name], obj, result, name)
-        header = self.header(obj)
+                value = values[name]
+                if name in by_reference and isinstance(value, MuranoObject):
+                    result[name] = value.object_id
+                else:
+                    result[name] = self.value(value, obj.real_this, result, name)
         if self.serialization_type == "Inline":
-            return {obj.type: result, **header}
-        result["?"] = header
+            return {obj.type: result, **self.header(obj)}
+        result["?"] = {"type": obj.type if self.serialization_type == "Mixed" else type_string(obj.type),
+                       **self.header(obj)}
         return result
 
     def header(self, obj):
-        murano_type = obj.type if self.serialization_type != "Serializable" else type_string(obj.type)
-        header = {"type": murano_type, "id": obj.object_id, "name": obj.name,
-                  "metadata": obj.metadata}
+        """The header keys but ``type`` (an Inline dump has the type as the body's key instead)."""
+        header = {"id": obj.object_id, "name": obj.name, "metadata": obj.metadata}
         if obj.destroyed:
             header["destroyed"] = True
         dependencies = [{"subscriber": subscriber.object_id, "handler": handler}
@@ -320,6 +326,24 @@ def _written_property_names(obj):
             if prop.usage not in HIDDEN_USAGES:
                 names.setdefault(name, None)
     return tuple(names)
+
+
+def _referenced_property_names(obj):
+    """Properties whose objects ``dump()`` writes as ids: those declared with the meta
+    ``io.murano.metadata.engine.Serialize`` saying ``as: reference`` (the declaration nearest
+    to the object's class decides)."""
+    names = obj.type.referenced_property_names
+    if names is None:
+        decided = {}
+        for part in _parts_parents_first(obj):
+            for name, prop in part.type.properties.items():
+                decided[name] = any(
+                    meta.type_name == SERIALIZE and meta.values is not None
+                    and meta.values(part.type.executor.code_context(part.type)).get("as") == "reference"
+                    for meta in prop.spec.meta)
+        names = obj.type.referenced_property_names = frozenset(
+            name for name, by_reference in decided.items() if by_reference)
+    return names
 
 
 def _parts_parents_first(obj):
