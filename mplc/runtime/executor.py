@@ -18,7 +18,7 @@ import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
 
 from mplc import versioning
-from mplc.runtime import bridge, errors, natives
+from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
@@ -427,7 +427,7 @@ class Executor:
             return method.native(natives.NativeCall(self, this, context, extension), context,
                                  *args, **kwargs)
         if (plan.synchronize is None and plan.positional and not kwargs
-                and len(args) <= len(plan.argument_keys)):
+                and len(args) <= len(plan.argument_keys) and not flow.in_parallel_branch()):
             context._data.update(zip(plan.argument_keys, args))
             return run_body(method, context)
         values = self._canonize(method, args, kwargs, this)
@@ -436,20 +436,27 @@ class Executor:
         lock_key = self._lock_key(plan.synchronize, method, this, values, context)
         if lock_key is None:
             return run_body(method, context)
-        from mplc.runtime.flow import GreenLock
-        with self._locks.setdefault(lock_key, GreenLock()):
+        with self._locks.setdefault(lock_key, flow.GreenLock()):
             return run_body(method, context)
 
     @staticmethod
     def _lock_key(synchronize, method, this, values, context):
-        """What a ``io.murano.metadata.engine.Synchronize`` method (``synchronize``: that Meta
-        entry, or None) locks: the object (or class, for static methods) unless ``onThis:
-        false``, and the values of the ``onArgs`` arguments; None when nothing is locked."""
+        """What a method locks, as in the reference: the object (or class, for static methods)
+        unless its ``io.murano.metadata.engine.Synchronize`` meta (``synchronize``, or None)
+        says ``onThis: false``, and the values of its ``onArgs`` arguments that are not null;
+        None when nothing is locked. Methods lock only in Parallel branches: elsewhere no
+        other green thread can hold the lock."""
         if synchronize is None:
-            return None
-        settings = synchronize.values(context) if synchronize.values is not None else {}
+            if not flow.in_parallel_branch():
+                return None
+            settings = {}
+        else:
+            settings = synchronize.values(context) if synchronize.values is not None else {}
         on_this = settings.get("onThis", True)
-        arguments = tuple((name, values.get(name)) for name in settings.get("onArgs") or ())
+        on_args = settings.get("onArgs") or ()
+        if isinstance(on_args, str):
+            on_args = (on_args,)
+        arguments = tuple((name, values[name]) for name in on_args if values.get(name) is not None)
         if not on_this and not arguments:
             return None
         owner = None

@@ -307,7 +307,8 @@ def _step_set(source, kind, key, value, context):
 
 class _Branch(greenlet.greenlet):
     """A green thread of a Parallel: it runs until it blocks (``sleep``, a held lock), then
-    switches back to the Parallel that started it. ``wake_at``: when it may run again."""
+    switches back to the Parallel that started it. ``wake_at``: when it may run again (ready
+    branches run earliest first, as the reference's event loop runs what it scheduled)."""
 
     wake_at = 0.0
 
@@ -350,7 +351,8 @@ def parallel(context, branches, limit=None):
         while queue and len(running) < limit:
             start(*queue.pop(0))
         now = time.monotonic()
-        ready = [worker for worker in running if worker.wake_at <= now]
+        ready = sorted((worker for worker in running if worker.wake_at <= now),
+                       key=lambda worker: worker.wake_at)
         if not ready:
             sleep(min(worker.wake_at for worker in running) - now)
             continue
@@ -365,6 +367,12 @@ def parallel(context, branches, limit=None):
 
 
 _FOREVER = float("inf")
+
+
+def in_parallel_branch() -> bool:
+    """Whether the running code is a Parallel branch (calls there take the reference's
+    per-object method locks; elsewhere nothing can contend for them)."""
+    return type(greenlet.getcurrent()) is _Branch
 
 
 def sleep(seconds):
@@ -402,8 +410,9 @@ class GreenLock:
         self.depth -= 1
         if not self.depth:
             self.holder = None
+            now = time.monotonic()
             for waiter in self.waiting:
-                waiter.wake_at = 0.0
+                waiter.wake_at = now
             self.waiting.clear()
 
 
