@@ -120,10 +120,9 @@ class LoadSession:
         ``context`` is the loading code's, of class ``caller_type``; ``.init`` and native
         constructors run in a child of it where property writes are allowed."""
         plan = load_plan(part.type)
-        if plan.config_names:
-            config = self.executor.class_config(part.type)
-            for name in plan.config_names:
-                part.set_property(name, config.get(name, NO_VALUE), dry_run=part.initialized)
+        config = self.executor.class_config(part.type)
+        for name in plan.config_names:
+            part.set_property(name, config.get(name, NO_VALUE), dry_run=part.initialized)
         init = plan.init
         init_arguments = {}
         caller_view = part.caller_view(caller_type)
@@ -137,6 +136,8 @@ class LoadSession:
                     used_names.add(name)
                     continue
                 value = NO_VALUE if source is _DEFAULT else params.get(name, NO_VALUE)
+                if value is NO_VALUE and not is_init_argument:
+                    value = config.get(name, NO_VALUE)
                 try:
                     if is_init_argument:
                         init_arguments[name] = value
