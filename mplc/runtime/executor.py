@@ -359,24 +359,21 @@ class Executor:
             context[bridge.NAMES_SCOPE] = murano_type
         return context
 
-    def call_context(self, method, this, caller_context):
-        """The one context a call of ``method`` runs in (``this``: the object part cast to the
+    @staticmethod
+    def call_context(plan, this, caller_context):
+        """The one context a call of ``plan``'s method runs in (``this``: the object part cast to the
         declaring class, or the class for static code): a child of the class's type context
         holding ``$this``, the caller's state, the method, and (filled by the caller) the
         arguments. The runtime keys a method body reads are all set here, so lookups from the
         body end in this context instead of walking to the root."""
-        plan = self._call_plans.get(method)
-        if plan is None:
-            plan = self._call_plans[method] = CallPlan(method, self.type_context(method.declaring_type))
         context = plan.parent.create_child_context()
         data = context._data = plan.template.copy()
         data[_THIS_KEY] = data[_RECEIVER_KEY] = (
-            this.real_this if type(this) is MuranoObject and not plan.is_static
-            else method.declaring_type.reference)
+            this.real_this if type(this) is MuranoObject and not plan.is_static else plan.static_this)
         if caller_context is not None:
             data[_CALLER_CONTEXT_KEY] = _calling_frame(caller_context)
             data[_ALLOW_PROPERTY_WRITES_KEY] = bridge.lookup(caller_context, _ALLOW_PROPERTY_WRITES_KEY)
-        return context, plan
+        return context
 
     def code_context(self, target):
         """``object_context(target)`` for code that only reads it or derives child contexts
@@ -409,17 +406,22 @@ class Executor:
 
     def invoke(self, method, receiver, args, kwargs, caller_context):
         """Run a method whose arguments were already mapped and checked by its stub."""
+        declaring_type = method.declaring_type
         this = receiver.type if isinstance(receiver, TypeReference) else receiver
         if isinstance(this, MuranoObject):
-            if not method.declaring_type.is_compatible(this):
-                raise errors.DslInvalidOperationError("'this' must be of compatible type")
-            this = this.cast(method.declaring_type)
+            if this.type is not declaring_type:
+                if not declaring_type.is_compatible(this):
+                    raise errors.DslInvalidOperationError("'this' must be of compatible type")
+                this = this.cast(declaring_type)
         else:
-            this = method.declaring_type
-        if (caller_context is not None and not method.is_action
+            this = declaring_type
+        plan = self._call_plans.get(method)
+        if plan is None:
+            plan = self._call_plans[method] = CallPlan(method, self.type_context(declaring_type))
+        if (caller_context is not None and not plan.is_action
                 and bridge.lookup(caller_context, _ACTIONS_ONLY_KEY)):
             raise errors.MethodNotExposed(f"{method.name} is not an action")
-        context, plan = self.call_context(method, this, caller_context)
+        context = self.call_context(plan, this, caller_context)
         if isinstance(this, MuranoObject) and this.destroyed:
             raise errors.ObjectDestroyedError(this)
         if method.native is not None:
@@ -501,6 +503,8 @@ class Executor:
     def get_static_property(self, murano_type, name, context):
         prop = murano_type.find_static_property(name)
         value = self.static_values.get(prop, NO_VALUE)
+        if value is NO_VALUE and prop.spec.default_source is not None:
+            value = prop.check_unevaluated_default(_context_type(context))
         return prop.transform(value, prop.declaring_type, None, _context_type(context))
 
     def set_static_property(self, murano_type, name, value, context, dry_run=False):
@@ -665,7 +669,8 @@ class CallPlan:
     ``argument_keys``: the arguments' keys in declaration order; ``positional``: no VarArgs or
     KwArgs; ``synchronize``: the method's Synchronize Meta entry, or None."""
 
-    __slots__ = ("parent", "template", "is_static", "argument_keys", "positional", "synchronize")
+    __slots__ = ("parent", "template", "is_static", "is_action", "static_this", "argument_keys",
+                 "positional", "synchronize")
 
     def __init__(self, method, parent):
         declaring_type = method.declaring_type
@@ -677,6 +682,8 @@ class CallPlan:
         if method.native is None:
             self.template[_VARIABLE_SCOPE_KEY] = True
         self.is_static = method.is_static
+        self.is_action = method.is_action
+        self.static_this = declaring_type.reference
         self.argument_keys = tuple(bridge.stored_key("$" + name) for name in method.arguments)
         self.positional = all(argument.usage not in ("VarArgs", "KwArgs")
                               for argument in method.arguments.values())
