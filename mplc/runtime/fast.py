@@ -12,7 +12,7 @@ import collections.abc
 import functools
 import types
 
-from yaql.language import contexts, expressions, utils
+from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge, functions
@@ -286,6 +286,39 @@ def _sum(receiver, arguments, context, engine):
                             _iterable(receiver, engine))
 
 
+def _first(receiver, arguments, context, engine):
+    """yaql's ``collection.first(default)``: an empty collection without a default is an error
+    (StopIteration, wrapped as yaql's runner wraps it)."""
+    default = arguments[0](NO_VALUE, context.create_child_context(), engine) if arguments else NO_VALUE
+    collection = _iterable(receiver, engine)
+    for item in collection:
+        return item
+    if default is NO_VALUE:
+        raise yaql_exceptions.WrappedException(StopIteration())
+    return _quota(engine, default)
+
+
+def _text(value) -> str:
+    """yaql's ``str(value)``."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def _join(receiver, arguments, context, engine):
+    """yaql's ``collection.join(separator)``: each item as yaql's ``str`` writes it."""
+    separator = arguments[0](NO_VALUE, context.create_child_context(), engine)
+    if type(separator) is not str:
+        return context("join", engine, receiver, context)(separator)
+    collection = _iterable(receiver, engine)
+    _quota(engine, separator)
+    return separator.join([_quota(engine, _text(_quota(engine, item))) for item in collection])
+
+
 def _keys(receiver, arguments, context, engine):
     return _quota(engine, receiver).keys()
 
@@ -308,6 +341,8 @@ QUERIES = {
     ("select", 1): (_select, _ITERABLES), ("where", 1): (_where, _ITERABLES),
     ("sum", 0): (_sum, _ITERABLES), ("keys", 0): (_keys, _MAPPINGS),
     ("values", 0): (_values, _MAPPINGS), ("len", 0): (_length, _SIZED),
+    ("first", 0): (_first, _ITERABLES), ("first", 1): (_first, _ITERABLES),
+    ("join", 1): (_join, _ITERABLES),
 }
 """Methods of yaql's standard library run directly, by (name, number of arguments): the
 function ``(receiver, argument objects, context, engine)`` and the receiver types for which

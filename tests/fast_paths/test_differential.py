@@ -28,6 +28,8 @@ EXPRESSIONS = [
     "$b.where($ > 0).select($ * 2)", "$b.select(let(x => $) -> $x)", "$b.select(1)",
     "$b.sum()", "$b.where($ != null).sum()", "$b.keys()", "$b.values()", "$b.len()",
     "$b.values().sum()", "$b.keys().select($ + $a)", "range($a)", "range($a).select($ * 2)",
+    "$b.first()", "$b.first($a)", "$b.where($ = $a).first(null)", "$b.select($.first()).first(0)",
+    "$b.join($a)", "$b.join(', ')", "$b.select($ * 2).join('-')",
 ]
 
 scalars = st.one_of(
