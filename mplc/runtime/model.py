@@ -84,8 +84,28 @@ class MuranoProperty:
             raise errors.ContractViolationException(
                 f"[{self.declaring_type.name}.{self.name}{error.path}] {error}") from error
 
+    def check_unevaluated_default(self, calling_type):
+        """A static property read before any write, as the reference reads it: the contract
+        gets its expression Default unevaluated (string() and int() reject it, bool() makes
+        it true); NO_VALUE when the contract passes it through, to evaluate it as usual."""
+        expression = UnevaluatedExpression(self.spec.default_source)
+        checked = self.transform(expression, self.declaring_type, None, calling_type)
+        return NO_VALUE if checked is expression else checked
+
     def __repr__(self):
         return f"MuranoProperty({self.declaring_type.name}::{self.name})"
+
+
+class UnevaluatedExpression:
+    """A Default's expression as a value, shown as its YAQL text."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def __str__(self):
+        return self.source
 
 
 class MuranoArgument:

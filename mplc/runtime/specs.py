@@ -41,6 +41,9 @@ class MethodSpec:
 
 @dataclass
 class PropertySpec:
+    """``default_source``: the YAQL text of a static property's Default that is one whole
+    expression (its contract sees that expression unevaluated, as in the reference)."""
+
     name: str
     usage: str = "In"
     contract: Callable | None = None
@@ -48,6 +51,7 @@ class PropertySpec:
     has_default: bool = False
     meta: tuple = ()
     line: int = 0
+    default_source: str | None = None
 
 
 @dataclass
