@@ -99,6 +99,8 @@ class ClassModuleCompiler:
             has_default=at.Constant(value=prop.default is not None),
             meta=self._meta(at, prop.meta),
             line=at.Constant(value=prop.pos.line),
+            **({"default_source": at.Constant(value=prop.default.source)}
+               if prop.usage == "Static" and isinstance(prop.default, ir.Expression) else {}),
         )
 
     def _argument(self, argument: ir.Argument) -> ast.expr:
