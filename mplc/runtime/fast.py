@@ -319,6 +319,12 @@ def _join(receiver, arguments, context, engine):
     return separator.join([_quota(engine, _text(_quota(engine, item))) for item in collection])
 
 
+def _format(receiver, arguments, context, engine):
+    """``'...'.format(args...)``: mplc's safe ``format`` with the string receiver."""
+    scope = context.create_child_context()
+    return format_string(context, engine, receiver, *[argument(NO_VALUE, scope, engine) for argument in arguments])
+
+
 def _keys(receiver, arguments, context, engine):
     return _quota(engine, receiver).keys()
 
@@ -342,9 +348,9 @@ QUERIES = {
     ("sum", 0): (_sum, _ITERABLES), ("keys", 0): (_keys, _MAPPINGS),
     ("values", 0): (_values, _MAPPINGS), ("len", 0): (_length, _SIZED),
     ("first", 0): (_first, _ITERABLES), ("first", 1): (_first, _ITERABLES),
-    ("join", 1): (_join, _ITERABLES),
+    ("join", 1): (_join, _ITERABLES), ("format", None): (_format, frozenset((str,))),
 }
-"""Methods of yaql's standard library run directly, by (name, number of arguments): the
+"""Methods of the standard root run directly, by (name, number of arguments or None for any): the
 function ``(receiver, argument objects, context, engine)`` and the receiver types for which
 that method is the only one of the name that accepts the receiver (dictionaries are iterable
 only under the legacy library, which keeps the bridge)."""
@@ -371,8 +377,8 @@ class MethodCall:
         self.literal_nulls = tuple(isinstance(argument, expressions.Constant) and argument.value is None
                                    for argument in arguments)
         self.methods: dict = {}
-        self.query, self.query_receivers = QUERIES.get((name, len(arguments)), (None, ())) if queries \
-            else (None, ())
+        query = QUERIES.get((name, len(arguments))) or QUERIES.get((name, None))
+        self.query, self.query_receivers = query if queries and query else (None, ())
 
     def _resolve(self, murano_type):
         """The method yaql's resolution would pick, when it is a plain MuranoPL method; else None."""

@@ -30,6 +30,7 @@ EXPRESSIONS = [
     "$b.values().sum()", "$b.keys().select($ + $a)", "range($a)", "range($a).select($ * 2)",
     "$b.first()", "$b.first($a)", "$b.where($ = $a).first(null)", "$b.select($.first()).first(0)",
     "$b.join($a)", "$b.join(', ')", "$b.select($ * 2).join('-')",
+    "$a.format($b)", "'{0}+{1}'.format($a, $b)", "'x'.format()",
 ]
 
 scalars = st.one_of(
