@@ -17,6 +17,7 @@ CLASSES = textwrap.dedent("""\
     Properties:
       count: {Usage: Static, Contract: $.int(), Default: 0}
       mark: {Usage: Static, Contract: $.class(Mark)}
+      keep: {Contract: $.class(Mark)}
     Methods:
       countUp:
         Body:
@@ -33,6 +34,7 @@ CLASSES = textwrap.dedent("""\
     Name: Mark
     Properties:
       label: {Contract: $.string()}
+      inner: {Contract: $.class(Mark)}
     Methods:
       .destroy:
         Body:
@@ -74,3 +76,15 @@ def test_mplc_run_ends_the_run(package, tmp_path, capsys):
     assert status == 0
     assert output["result"] == [2, "mark 1"]
     assert output["traces"] == ["destroy mark 1"]
+
+
+def test_model_without_objects_destroys_the_copy(package):
+    """``Objects: null`` with an ObjectsCopy (a deleted deployment): the copied objects are
+    destroyed when the model loads, the owned one first (traces as the reference's)."""
+    path, cache_dir = package
+    runtime = mplc.Runtime([path], cache_dir=cache_dir, trace=True)
+    copy = {"?": {"id": "old", "type": "tests.ending.Counter"},
+            "keep": {"?": {"id": "m1", "type": "tests.ending.Mark"}, "label": "outer",
+                     "inner": {"?": {"id": "m2", "type": "tests.ending.Mark"}, "label": "inner"}}}
+    assert runtime.executor.load({"Objects": None, "ObjectsCopy": copy}) is None
+    assert runtime.render(runtime.traces) == ["destroy inner", "destroy outer"]
