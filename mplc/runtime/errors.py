@@ -128,7 +128,8 @@ class MuranoPlException(MuranoError):
     """A MuranoPL exception: ``names`` (first is the thrown type), message, extra, cause.
 
     ``stack_trace`` is a list of frames, innermost first, each a dict with ``location``
-    (``file:line``), ``file``, ``line``, ``method`` and ``class`` (the last two may be None).
+    (``file:line``), ``file``, ``line``, ``column``, ``method`` and ``class`` (the last three
+    may be None).
     ``original`` is the Python exception this one was converted from, if any.
     """
 

@@ -20,23 +20,32 @@ YAML_SUFFIXES = (".yaml", ".yml")
 # --- stack traces --------------------------------------------------------------------------------
 
 def _frames_outward(innermost_first):
-    """MuranoPL frames, innermost first: YAML code locations, each with the method that runs it."""
+    """MuranoPL frames, innermost first, one per running method as the reference's (the
+    innermost YAML code location of each call, with its 1-based column when known)."""
     from mplc.runtime.executor import run_body
     result = []
-    pending = []
-    for frame, line in innermost_first:
+    pending = None
+    for frame, line, instruction_offset in innermost_first:
         code = frame.f_code
         if code is run_body.__code__:
             method = frame.f_locals.get("method")
-            for entry in pending:
-                entry["method"] = method.name
-                entry["class"] = method.declaring_type.name
-            result.extend(pending)
-            pending = []
-        elif code.co_filename.endswith(YAML_SUFFIXES):
-            pending.append({"location": f"{code.co_filename}:{line}", "file": code.co_filename,
-                            "line": line, "method": None, "class": None})
-    return result + pending
+            if pending is not None:
+                pending["method"] = method.name
+                pending["class"] = method.declaring_type.name
+                result.append(pending)
+            pending = None
+        elif pending is None and code.co_filename.endswith(YAML_SUFFIXES):
+            pending = {"location": f"{code.co_filename}:{line}", "file": code.co_filename,
+                       "line": line, "column": _column(code, instruction_offset),
+                       "method": None, "class": None}
+    return result if pending is None else result + [pending]
+
+
+def _column(code, instruction_offset):
+    positions = list(code.co_positions())
+    index = instruction_offset // 2
+    column = positions[index][2] if 0 <= index < len(positions) else None
+    return None if column is None else column + 1
 
 
 def current_stack(skip=1, traceback=None):
@@ -45,12 +54,12 @@ def current_stack(skip=1, traceback=None):
     if traceback is not None:
         inner = []
         while traceback is not None:
-            inner.append((traceback.tb_frame, traceback.tb_lineno))
+            inner.append((traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti))
             traceback = traceback.tb_next
         frames.extend(reversed(inner[1:]))
     frame = sys._getframe(skip + 1)
     while frame is not None:
-        frames.append((frame, frame.f_lineno))
+        frames.append((frame, frame.f_lineno, frame.f_lasti))
         frame = frame.f_back
     return _frames_outward(frames)
 
@@ -490,6 +499,21 @@ def failure(error: str, detail: str | None) -> Exception:
     return exception_class() if detail is None else exception_class(detail)
 
 
+def stack_trace_object(executor, stack_trace, owner):
+    """An io.murano.StackTrace whose ``frames`` are the reference's, outermost first: the
+    method, its class, and the YAML location (file, line, column); the instruction text is
+    not kept in compiled code, so it is null."""
+    frames = tuple(
+        utils.FrozenDict({"instruction": None,
+                          "location": utils.FrozenDict({"file": frame["file"], "line": frame["line"],
+                                                        "column": frame.get("column")}),
+                          "methodName": frame["method"], "typeName": frame["class"]})
+        for frame in reversed(stack_trace))
+    obj = executor.load_object({executor.find_class("io.murano.StackTrace").reference: {}}, owner)
+    obj.real_this.properties["frames"] = frames
+    return obj
+
+
 def exception_value(exception):
     """The io.murano.Exception object ``As`` binds: name, message, stackTrace, extra."""
     from mplc.runtime.executor import Executor
@@ -500,7 +524,7 @@ def exception_value(exception):
     name = name or (exception.names[0] if exception.names else None)
     obj = executor.load_object({executor.find_class("io.murano.Exception").reference: {}}, None)
     values = {"name": name, "message": exception.message,
-              "stackTrace": tuple(utils.FrozenDict(f) for f in exception.stack_trace),
+              "stackTrace": stack_trace_object(executor, exception.stack_trace, obj),
               "extra": utils.FrozenDict(exception.extra), "nativeException": exception}
     part = obj.real_this
     for key, value in values.items():

@@ -53,17 +53,24 @@ class ExceptionObject:
         return error.format()
 
 
-def format_frames(frames, prefix=""):
-    lines = []
-    for frame in frames or ():
-        lines.append(f'{prefix}File "{frame.get("file")}", line {frame.get("line")} in method '
-                     f'{frame.get("method")} of type {frame.get("class")}')
-        if frame.get("instruction"):
-            lines.append(f"{prefix}    {frame['instruction']}")
-    return "\n".join(lines)
+def format_frame(frame, prefix=""):
+    """One frame as the reference's StackTrace.toString writes it (the instruction line only
+    when the frame knows its instruction)."""
+    method = frame.get("methodName")
+    if frame.get("typeName"):
+        method = f"{method} of type {frame['typeName']}"
+    location = frame.get("location")
+    if location:
+        column = f":{location['column']}" if location.get("column") is not None else ""
+        text = f'{prefix}File "{location["file"]}", line {location["line"]}{column} in method {method}'
+    else:
+        text = f"{prefix}File <unknown> in method {method}"
+    if frame.get("instruction") is not None:
+        text += f"\n{prefix}    {frame['instruction']}"
+    return text
 
 
 @native("io.murano.StackTrace")
 class StackTrace:
     def to_string(self, this, prefix: str = ""):
-        return format_frames(this.properties.get("frames"), prefix)
+        return "\n".join(format_frame(frame, prefix) for frame in this.properties.get("frames") or ())

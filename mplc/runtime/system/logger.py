@@ -1,4 +1,6 @@
-"""io.murano.system.Logger: MuranoPL logging into Python's ``logging`` (and the run's records)."""
+"""io.murano.system.Logger: MuranoPL logging into Python's ``logging`` (and the run's records).
+
+The Python logger of ``logger(name)`` is ``applications.<name>``, as the reference's."""
 
 from __future__ import annotations
 
@@ -9,26 +11,31 @@ from mplc.runtime.natives import native
 from mplc.runtime.system.cloud import records
 
 TRACE = 5
-
-
-def _format(message, args, kwargs):
-    try:
-        return functions.format_(message, *args, **kwargs)
-    except (ValueError, LookupError):
-        return message
+logging.addLevelName(TRACE, "TRACE")
 
 
 @native("io.murano.system.Logger")
 class Logger:
     def __init__(self, logger_name: str):
         self.name = logger_name
-        self.logger = logging.getLogger(logger_name)
+        self.logger = logging.getLogger(f"applications.{logger_name}")
 
-    def _log(self, executor, level, message, args, kwargs, details=""):
-        text = _format(message, args, kwargs) + details
+    def _emit(self, executor, level, text):
         self.logger.log(level, text)
         records(executor)["log"].append(
             {"logger": self.name, "level": logging.getLevelName(level), "message": text})
+
+    def _format(self, executor, message, args, kwargs):
+        """The formatted message; a message whose fields the arguments do not fill is logged
+        as written, after a warning (other format errors fail the call, as the reference's)."""
+        try:
+            return functions.format_(message, *args, **kwargs)
+        except (IndexError, KeyError):
+            self._emit(executor, logging.WARNING, f"Can not format string: {message}")
+            return message
+
+    def _log(self, executor, level, message, args, kwargs):
+        self._emit(executor, level, self._format(executor, message, args, kwargs))
 
     def trace(self, executor, message: str, *args, **kwargs):
         self._log(executor, TRACE, message, args, kwargs)
@@ -49,7 +56,8 @@ class Logger:
         self._log(executor, logging.CRITICAL, message, args, kwargs)
 
     def exception(self, executor, exc, message: str, *args, **kwargs):
-        error = getattr(exc, "real_this", exc)
-        native_error = error.properties.get("nativeException") if hasattr(error, "properties") else None
-        details = native_error.format() if native_error is not None else str(exc)
-        self._log(executor, logging.ERROR, message, args, kwargs, "\n" + details)
+        """The message, then the caught exception's stack trace as its toString writes it."""
+        stack_trace = exc.real_this.properties.get("stackTrace")
+        text = self._format(executor, message, args, kwargs)
+        text += "\n" + executor.call(stack_trace, "toString")
+        self._emit(executor, logging.ERROR, text)
