@@ -594,7 +594,8 @@ class Executor:
     def attributes_load(self, records):
         for record in records:
             object_id, class_name, name, value = record
-            self.attributes[(object_id, class_name, name)] = value
+            if value is not None:
+                self.attributes[(object_id, class_name, name)] = value
 
     def serialize(self) -> dict:
         from mplc.runtime.serialization import serialize_model
