@@ -34,8 +34,13 @@ class SysObject:
 
     def set_attr(self, this, context, executor, name: str, value,
                  owner: str | TypeReference | MuranoObject | None = None):
-        owner_name = _attribute_owner(executor, context, owner)
-        executor.attributes[(this.object_id, owner_name, name)] = value
+        """An object value is kept as its id and null removes the attribute, as the reference's
+        attribute store does."""
+        key = (this.object_id, _attribute_owner(executor, context, owner), name)
+        if value is None:
+            executor.attributes.pop(key, None)
+        else:
+            executor.attributes[key] = value.object_id if isinstance(value, MuranoObject) else value
 
     def get_attr(self, this, context, executor, name: str, default=None,
                  owner: str | TypeReference | MuranoObject | None = None):
