@@ -438,8 +438,13 @@ class Executor:
         lock_key = self._lock_key(plan.synchronize, method, this, values, context)
         if lock_key is None:
             return run_body(method, context)
-        with self._locks.setdefault(lock_key, flow.GreenLock()):
-            return run_body(method, context)
+        lock = self._locks.setdefault(lock_key, flow.GreenLock())
+        try:
+            with lock:
+                return run_body(method, context)
+        finally:
+            if not lock.users:
+                del self._locks[lock_key]
 
     @staticmethod
     def _lock_key(synchronize, method, this, values, context):
