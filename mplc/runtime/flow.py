@@ -399,23 +399,31 @@ def sleep(seconds):
 
 class GreenLock:
     """A re-entrant lock of green threads (Synchronize): a waiting branch blocks until the
-    holder releases it."""
+    holder releases it. ``users`` counts the holder's entries and the branches waiting, so
+    the lock can be forgotten once nobody uses it."""
 
     def __init__(self):
         self.holder = None
         self.depth = 0
         self.waiting = []
+        self.users = 0
 
     def __enter__(self):
         current = greenlet.getcurrent()
-        while self.holder is not None and self.holder is not current:
-            self.waiting.append(current)
-            sleep(_FOREVER)
+        self.users += 1
+        try:
+            while self.holder is not None and self.holder is not current:
+                self.waiting.append(current)
+                sleep(_FOREVER)
+        except BaseException:
+            self.users -= 1
+            raise
         self.holder = current
         self.depth += 1
         return self
 
     def __exit__(self, *exc_info):
+        self.users -= 1
         self.depth -= 1
         if not self.depth:
             self.holder = None

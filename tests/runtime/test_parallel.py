@@ -50,3 +50,11 @@ def test_synchronize_on_arguments_serialises_equal_values_only(cache_dir):
     """a and b lock key x, c key y, and each then calls step on the same object: b waits for
     a's argumentStep, c only for a's step."""
     assert run(cache_dir, "onArguments")[0] == ["a in", "a out", "c in", "c out", "b in", "b out"]
+
+
+@pytest.mark.parametrize("method", ["sameObject", "synchronized", "onArguments"])
+def test_method_locks_are_forgotten_once_released(cache_dir, method):
+    runtime = mplc.Runtime([PACKAGE], cache_dir=cache_dir, trace=True)
+    root = runtime.load({"?": {"id": "s", "type": "com.example.parallel.Sleepers"}})
+    runtime.call(root, method)
+    assert runtime.executor._locks == {}
