@@ -3,6 +3,7 @@ Parallel, Throw/Try/Catch, and MuranoPL stack traces built from Python traceback
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 import time
@@ -42,9 +43,10 @@ def _frames_outward(innermost_first):
 
 
 def _column(code, instruction_offset):
-    positions = list(code.co_positions())
-    index = instruction_offset // 2
-    column = positions[index][2] if 0 <= index < len(positions) else None
+    if instruction_offset < 0:
+        return None
+    position = next(itertools.islice(code.co_positions(), instruction_offset // 2, None), None)
+    column = None if position is None else position[2]
     return None if column is None else column + 1
 
 
