@@ -5,8 +5,7 @@ from __future__ import annotations
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
-from mplc.runtime.model import (NO_VALUE, MuranoObject, MuranoType, TypeReference,
-                                designer_attributes)
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 
 
 def parse_definition(executor, data, scope, context):
@@ -89,7 +88,6 @@ class LoadSession:
                                name=header.get("name"), metadata=header.get("metadata"))
             if header.get("destroyed"):
                 obj.destroyed = True
-            obj.designer_attributes = designer_attributes(header)
             self._restore_destruction_dependencies(obj, header.get("dependencies"))
             self.objects[object_id or obj.object_id] = obj
         object_context = self.object_context(obj) if context is None else context

@@ -24,11 +24,6 @@ def generate_id() -> str:
     return uuid.uuid4().hex
 
 
-def designer_attributes(header) -> dict:
-    """Entries of an object's ``?`` that the dashboard owns (``_``-prefixed): kept as they are."""
-    return {key: value for key, value in header.items() if str(key).startswith("_")}
-
-
 def traverse(seeds, producer):
     """Breadth-first walk without repeats (the reference's traversal order)."""
     seen = set()
@@ -400,7 +395,6 @@ class MuranoObject:
         self.dependencies = []
         self.destruction_dependencies = []
         self.doomed = False
-        self.designer_attributes = {}
         known = {} if known is None else known
         known[murano_type.name] = self
         for parent_type in murano_type.parents:

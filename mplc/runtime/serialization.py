@@ -10,6 +10,7 @@ is dropped, where the reference drops it, for objects written nowhere).
 from __future__ import annotations
 
 import collections
+import weakref
 
 from yaql.language import utils
 
@@ -210,11 +211,16 @@ class _Reference:
 
 
 class _Writer:
-    def __init__(self, serialization_type="Serializable", designer=False, allow_refs=False):
+    """``dependencies``: headers carry ``dependencies.onDestruction``; ``actions``: headers carry
+    ``_actions`` (both for a stored model, neither for ``dump()``)."""
+
+    def __init__(self, serialization_type="Serializable", allow_refs=False, dependencies=False,
+                 actions=False):
         if serialization_type not in DUMP_TYPES:
             raise ValueError("Invalid Serialization Type")
         self.serialization_type = serialization_type
-        self.designer = designer
+        self.dependencies = dependencies
+        self.actions = actions
         self.allow_refs = allow_refs
         self.written = set()
         self.references = []
@@ -263,7 +269,11 @@ class _Writer:
             names = obj.type.written_property_names = _written_property_names(obj)
         values = obj.real_this.properties
         by_reference = _referenced_property_names(obj) if self.allow_refs else ()
-        result = {}
+        if self.serialization_type == "Inline":
+            result = {}
+        else:
+            type_value = obj.type if self.serialization_type == "Mixed" else type_string(obj.type)
+            result = {"?": {"type": type_value, **self.header(obj)}}
         for name in names:
             if name in values:
                 value = values[name]
@@ -273,8 +283,6 @@ class _Writer:
                     result[name] = self.value(value, obj.real_this, result, name)
         if self.serialization_type == "Inline":
             return {obj.type: result, **self.header(obj)}
-        result["?"] = {"type": obj.type if self.serialization_type == "Mixed" else type_string(obj.type),
-                       **self.header(obj)}
         return result
 
     def header(self, obj):
@@ -282,13 +290,15 @@ class _Writer:
         header = {"id": obj.object_id, "name": obj.name, "metadata": obj.metadata}
         if obj.destroyed:
             header["destroyed"] = True
-        dependencies = [{"subscriber": subscriber.object_id, "handler": handler}
-                        for subscriber, handler in obj.destruction_dependencies
-                        if not (subscriber.destroyed or subscriber.doomed)]
-        if dependencies and self.designer:
-            header["dependencies"] = {"onDestruction": dependencies}
-        if self.designer:
-            header.update(obj.designer_attributes)
+        if self.dependencies:
+            dependencies = [{"subscriber": subscriber.object_id, "handler": handler}
+                            for subscriber, handler in obj.destruction_dependencies
+                            if not (subscriber.destroyed or subscriber.doomed)]
+            if dependencies:
+                header["dependencies"] = {"onDestruction": dependencies}
+        if self.actions:
+            header["_actions"] = {f"{obj.object_id}_{name}": dict(entry)
+                                  for name, entry in _action_entries(obj.type).items()}
         return header
 
     def value(self, value, parent, container, key):
@@ -389,17 +399,60 @@ def render(value, seen=None):
 
 
 def serialize_model(executor) -> dict:
-    """``{"Objects", "Attributes"}`` as the engine writes a deployment's result back."""
+    """``{"Objects", "ObjectsCopy", "Attributes"}`` as the engine writes a deployment's result
+    back: ``ObjectsCopy`` is the same tree without ``_actions``. Designer (``_``-prefixed)
+    header entries of the loaded model are not written, nor are its ``_actions`` flags: the
+    reference keeps them in a store that its loads discard."""
     if executor.root is None:
-        return {"Objects": None, "Attributes": []}
+        return {"Objects": None, "ObjectsCopy": None, "Attributes": []}
     from mplc.runtime.executor import collector_paused
-    writer = _Writer(designer=True)
+    writer = _Writer(dependencies=True, actions=True)
     with collector_paused():
         objects = writer.tree(executor.root)
+        objects_copy = _Writer(dependencies=True).tree(executor.root)
     attributes = [[object_id, owner, name, render(value)]
                   for (object_id, owner, name), value in executor.attributes.items()
                   if object_id in writer.written]
-    return {"Objects": objects, "Attributes": attributes}
+    return {"Objects": objects, "ObjectsCopy": objects_copy, "Attributes": attributes}
+
+
+ACTION_TEXTS = (("io.murano.metadata.Description", "description"),
+                ("io.murano.metadata.HelpText", "helpText"))
+TITLE = "io.murano.metadata.Title"
+
+_action_entries_of_type = weakref.WeakKeyDictionary()
+
+
+def _action_entries(murano_type) -> dict:
+    """Per action method name (``find_methods`` order) its ``_actions`` entry: enabled, name,
+    title (the method name without a Title meta), description and helpText from its meta.
+    Where an ancestor also declares an action of that name, the ancestor's entry is kept at
+    the first one's place, as the reference overwrites it."""
+    entries = _action_entries_of_type.get(murano_type)
+    if entries is None:
+        entries = {}
+        for method in murano_type.find_methods(lambda m: m.is_action):
+            texts = _meta_texts(method)
+            entry = {"enabled": True, "name": method.name, "title": texts.get(TITLE, method.name)}
+            entry.update((key, texts[meta_class]) for meta_class, key in ACTION_TEXTS
+                         if meta_class in texts)
+            entries[method.name] = entry
+        _action_entries_of_type[murano_type] = entries
+    return entries
+
+
+def _meta_texts(method) -> dict:
+    """``text`` of each meta object of the method (its own and inherited ones), by meta class
+    name. The meta objects are built as the reference builds them, outside the object store."""
+    from mplc.runtime.system.functions import get_meta
+    executor = method.declaring_type.executor
+    known = set(executor.objects)
+    try:
+        meta = get_meta(executor.object_context(method.declaring_type), method)
+    finally:
+        for object_id in set(executor.objects) - known:
+            del executor.objects[object_id]
+    return {item.type.name: item.properties.get("text") for item in meta}
 
 
 def _referenced(value):

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 import mplc
 from mplc.runtime import MuranoError
 
-PACKAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "model_nodes")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+PACKAGE = os.path.join(DATA, "model_nodes")
+ACTIONS_PACKAGE = os.path.join(DATA, "model_actions")
 NODE, LEAF, ITEM = "tests.model.Node", "tests.model.Leaf", "tests.model.Item"
 
 
@@ -61,13 +63,39 @@ def test_forward_shared_and_cyclic_references(runtime):
     assert store["c"].properties["peer"] is store["a"]
 
 
-def test_header_entries_are_kept(runtime):
+def test_header_is_the_references_and_designer_entries_are_not_written_back(runtime):
     model = node("a", 1)
-    model["?"].update(name="The root", metadata={"m": 1}, _designer={"x": [1, 2]})
+    model["?"].update(name="The root", metadata={"m": 1}, _designer={"x": [1, 2]},
+                      _actions={"a_total": {"enabled": False}})
     runtime.load(model)
-    header = runtime.serialize()["Objects"]["?"]
-    assert header == {"type": f"{NODE}/1.0.0@tests.model", "id": "a", "name": "The root",
-                      "metadata": {"m": 1}, "_designer": {"x": [1, 2]}}
+    written = runtime.serialize()
+    header = {"type": f"{NODE}/1.0.0@tests.model", "id": "a", "name": "The root", "metadata": {"m": 1}}
+    assert written["Objects"]["?"] == {**header, "_actions": {}}
+    assert written["ObjectsCopy"]["?"] == header
+    assert next(iter(written["Objects"])) == "?"
+
+
+def test_document_without_objects_serializes_as_the_reference(runtime):
+    runtime.load({"Objects": None})
+    assert runtime.serialize() == {"Objects": None, "ObjectsCopy": None, "Attributes": []}
+
+
+def test_serialized_model_is_the_references_golden(cache_dir):
+    """Golden file written by the reference engine (its ``finalize``) from ``actions_model.json``:
+    ``_actions`` in ``find_methods`` order with Title / Description / HelpText meta (an
+    ancestor's same-named action overwrites the entry), the input's ``_actions`` flags and
+    designer entries dropped, ``ObjectsCopy`` without ``_actions`` but with dependencies."""
+    runtime = mplc.Runtime([ACTIONS_PACKAGE], cache_dir=cache_dir)
+    with open(os.path.join(DATA, "actions_model.json")) as handle:
+        root = runtime.load(json.load(handle))
+    assert runtime.call(root, "deploy") == "server"
+    with open(os.path.join(DATA, "actions_serialized.json")) as handle:
+        golden = json.load(handle)
+    written = runtime.serialize()
+    assert json.dumps(written) == json.dumps(golden)
+    again = mplc.Runtime([ACTIONS_PACKAGE], cache_dir=cache_dir)
+    again.load(written)
+    assert again.serialize() == written
 
 
 def test_class_version_in_the_header_selects_the_class(runtime):

@@ -64,10 +64,13 @@ def test_reports_notifications_and_log(deployed):
     assert ("trackCloudInstance", "web-vm") in events
 
 
-def test_model_after_deploy_keeps_ids_outputs_attributes_and_designer_data(deployed):
+def test_model_after_deploy_keeps_ids_outputs_and_attributes_but_not_designer_data(deployed):
+    """As the reference: designer (``_``) header entries are not written back; ``_actions``
+    lists the object's actions; ``ObjectsCopy`` is the same tree without ``_actions``."""
     model = deployed["model"]
     root = model["Objects"]
-    assert root["?"]["_26411a1861294160833743e45d0eaad9"] == {"name": "designer data"}
+    assert "_26411a1861294160833743e45d0eaad9" not in root["?"]
+    assert "_actions" in root["?"] and "_actions" not in model["ObjectsCopy"]["?"]
     web, db = root["applications"]
     assert (web["?"]["id"], db["?"]["id"]) == ("web", "db")
     assert web["database"] == "db"
