@@ -128,8 +128,8 @@ class StatementCompiler:
         return self.block(node.body, scope)
 
     def _condition(self, value: ir.Value) -> ast.expr:
-        at = PyAst(value.pos)
-        return runtime_call(at, "condition", self.builder.value(value))
+        """The value itself as the test: Python's truth of it is the reference's."""
+        return self.builder.value(value)
 
     def _if(self, node: ir.If, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)

@@ -72,6 +72,9 @@ _FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KE
                    list: _PLAIN_SEQUENCE, tuple: _PLAIN_SEQUENCE}
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def _finalize_kind(value_type) -> int:
     if issubclass(value_type, (str, bytes, int, float, bool)):
         return _KEEP
@@ -223,7 +226,8 @@ def evaluate(function, context, engine=None):
     if engine is None:
         engine = context[ENGINE]
     try:
-        return finalize(function(NO_VALUE, context, engine))
+        value = function(NO_VALUE, context, engine)
+        return value if type(value) in _SCALARS else finalize(value)
     except yaql_exceptions.WrappedException as wrapped:
         error = wrapped.wrapped
         from mplc.runtime.flow import to_murano_exception

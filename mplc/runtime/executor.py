@@ -19,6 +19,7 @@ from yaql.language import exceptions as yaql_exceptions, utils
 
 from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
+from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
@@ -131,6 +132,7 @@ class Executor:
         self._class_lookups = {}
         self._call_plans = {}
         self._last_code_context = (None, None)
+        self._last_contract_context = None
         self.warnings = []
         self.running_bodies = {}
 
@@ -386,6 +388,18 @@ class Executor:
             context = self.object_context(target)
             self._last_code_context = (target, context)
         return context
+
+    def contract_context(self, this, owner, calling_type, target, finalize):
+        """The ContractContext of a contract check; the last one is kept for the next check in
+        the same situation (every argument of every call of a method checks in one)."""
+        last = self._last_contract_context
+        if (last is not None and last.this is this and last.owner is owner
+                and last.calling_type is calling_type and last.target is target
+                and last.finalize is finalize):
+            return last
+        last = self._last_contract_context = ContractContext(self, this, owner, calling_type,
+                                                             target, finalize)
+        return last
 
     # --- methods ----------------------------------------------------------------------------
 

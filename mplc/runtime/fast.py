@@ -48,18 +48,27 @@ def _numbers(left, right) -> bool:
 
 
 def add(left, right, context, engine):
+    if type(left) is int and type(right) is int:
+        result = left + right
+        return result if -_SMALL < result < _SMALL else _quota(engine, result)
     if _numbers(left, right):
         return _quota(engine, left + right)
     return _call("#operator_+", context, engine, left, right)
 
 
 def subtract(left, right, context, engine):
+    if type(left) is int and type(right) is int:
+        result = left - right
+        return result if -_SMALL < result < _SMALL else _quota(engine, result)
     if _numbers(left, right):
         return _quota(engine, left - right)
     return _call("#operator_-", context, engine, left, right)
 
 
 def multiply(left, right, context, engine):
+    if type(left) is int and type(right) is int:
+        result = left * right
+        return result if -_SMALL < result < _SMALL else _quota(engine, result)
     if _numbers(left, right):
         return _quota(engine, left * right)
     return _call("#operator_*", context, engine, left, right)
@@ -75,6 +84,8 @@ def divide(left, right, context, engine):
 
 
 def modulo(left, right, context, engine):
+    if type(left) is int and type(right) is int and right:
+        return left % right
     if _numbers(left, right):
         return _quota(engine, left % right)
     return _call("#operator_mod", context, engine, left, right)
@@ -91,25 +102,25 @@ def _comparable(left, right) -> bool:
 
 
 def less(left, right, context, engine):
-    if _comparable(left, right):
+    if (type(left) is int and type(right) is int) or _comparable(left, right):
         return left < right
     return _call("#operator_<", context, engine, left, right)
 
 
 def less_or_equal(left, right, context, engine):
-    if _comparable(left, right):
+    if (type(left) is int and type(right) is int) or _comparable(left, right):
         return left <= right
     return _call("#operator_<=", context, engine, left, right)
 
 
 def greater(left, right, context, engine):
-    if _comparable(left, right):
+    if (type(left) is int and type(right) is int) or _comparable(left, right):
         return left > right
     return _call("#operator_>", context, engine, left, right)
 
 
 def greater_or_equal(left, right, context, engine):
-    if _comparable(left, right):
+    if (type(left) is int and type(right) is int) or _comparable(left, right):
         return left >= right
     return _call("#operator_>=", context, engine, left, right)
 

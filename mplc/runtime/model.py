@@ -126,22 +126,23 @@ class MuranoArgument:
 
 def apply_contract(spec, declaring_type, value, this, owner, calling_type, finalize=True):
     """Missing value -> Default evaluated in the declaring class's context; then the contract."""
-    from mplc.runtime.contract_context import ContractContext
-    if isinstance(this, TypeReference):
+    this_type = type(this)
+    if this_type is TypeReference:
         this = this.type
+        this_type = MuranoType
     executor = declaring_type.executor
-    if isinstance(this, MuranoType):
+    if this_type is MuranoType or isinstance(this, MuranoType):
         target = this
         this_object, owner = None, None
     else:
-        target = this_object = this.cast(declaring_type)
+        target = this_object = this if this.type is declaring_type else this.cast(declaring_type)
     if value is NO_VALUE:
         value = (bridge.finalize(spec.default(executor.code_context(target)))
                  if spec.default is not None else None)
     if spec.contract is None:
         return value
-    return spec.contract(value, ContractContext(executor, this_object, owner, calling_type, target,
-                                                finalize))
+    return spec.contract(value, executor.contract_context(this_object, owner, calling_type, target,
+                                                          finalize))
 
 
 class MuranoMethod:
