@@ -326,7 +326,9 @@ def list_of(value, cc: ContractContext, item_validators, min_length, max_length)
 
     An empty ``item_validators`` with no bounds accepts any value unchanged, as the reference.
     """
-    if isinstance(value, collections.abc.Iterator):
+    if type(value) is tuple or type(value) is list:
+        pass
+    elif isinstance(value, collections.abc.Iterator):
         value = list(value)
     elif not isinstance(value, collections.abc.Sequence) or isinstance(value, str):
         value = [] if value is None else [value]

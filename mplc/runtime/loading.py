@@ -13,13 +13,13 @@ def parse_definition(executor, data, scope, context):
 
     With a ``context`` (data that came from code or a contract) values are frozen as yaql
     results are."""
-    if not isinstance(data, utils.MappingType):
+    if type(data) is not dict and not isinstance(data, utils.MappingType):
         return None
     freeze = bridge.finalize if context is not None else _unchanged
     spec = {}
     for key, value in data.items():
         key = freeze(key)
-        if isinstance(key, (TypeReference, MuranoType)) or (
+        if (type(key) is not str and isinstance(key, (TypeReference, MuranoType))) or (
                 scope is not None and isinstance(key, str) and ":" in key):
             murano_type = executor.find_class(key, scope)
             spec.update((freeze(k), freeze(v)) for k, v in data.items() if freeze(k) != key)
