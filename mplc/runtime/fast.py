@@ -265,30 +265,25 @@ def _iterable(receiver, engine):
     return utils.limit_iterable(_quota(engine, receiver), engine)
 
 
-def _select(receiver, arguments, context, engine):
-    """yaql's ``collection.select(selector)``: a lazy map, ``$`` bound to each item in a child context."""
-    collection = _iterable(receiver, engine)
-    selector = arguments[0]
+def _per_item(function, context, engine):
+    """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context."""
     scope = context.create_child_context()
 
-    def apply(item):
+    def call(item):
         item_context = scope.create_child_context()
         item_context["$1"] = item
-        return selector(NO_VALUE, item_context, engine)
-    return map(apply, collection)
+        return function(NO_VALUE, item_context, engine)
+    return call
+
+
+def _select(receiver, arguments, context, engine):
+    """yaql's ``collection.select(selector)``: a lazy map."""
+    return map(_per_item(arguments[0], context, engine), _iterable(receiver, engine))
 
 
 def _where(receiver, arguments, context, engine):
-    """yaql's ``collection.where(predicate)``: a lazy filter, ``$`` bound as in ``select``."""
-    collection = _iterable(receiver, engine)
-    predicate = arguments[0]
-    scope = context.create_child_context()
-
-    def test(item):
-        item_context = scope.create_child_context()
-        item_context["$1"] = item
-        return predicate(NO_VALUE, item_context, engine)
-    return filter(test, collection)
+    """yaql's ``collection.where(predicate)``: a lazy filter."""
+    return filter(_per_item(arguments[0], context, engine), _iterable(receiver, engine))
 
 
 def _sum(receiver, arguments, context, engine):
