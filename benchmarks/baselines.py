@@ -108,3 +108,69 @@ def build(depth, width):
 
 def build_and_sum(depth, width):
     return build(depth, width).total()
+
+
+NODE_TYPE = "bench.Node/0.0.0@bench.core"
+NODE_KEYS = ("?", "value", "children")
+
+
+class ModelNode:
+    """A bench.Node of a loaded object model: its header fields, owner and properties."""
+
+    __slots__ = ("object_id", "owner", "name", "metadata", "value", "children")
+
+    def __init__(self, object_id, owner, name, metadata):
+        self.object_id = object_id
+        self.owner = owner
+        self.name = name
+        self.metadata = metadata
+        self.value = None
+        self.children = ()
+
+
+def _load_node(data, owner, objects, warnings):
+    """Parse the object's ``?`` header, check its properties' contracts (value: int().notNull(),
+    children: [class(Node)] building owned children from mappings, resolving ids otherwise)."""
+    header = data.get("?")
+    if not isinstance(header, dict):
+        raise ContractViolation("an object needs a '?' header")
+    type_name = header.get("type")
+    if not isinstance(type_name, str) or type_name.partition("/")[0] != "bench.Node":
+        raise ContractViolation(f"unknown class {type_name!r}")
+    object_id = header.get("id")
+    if not isinstance(object_id, str) or object_id in objects:
+        raise ContractViolation(f"bad or repeated id {object_id!r}")
+    for key in data:
+        if key not in NODE_KEYS:
+            warnings.append(f"bench.Node has no property {key!r}; ignored")
+    node = objects[object_id] = ModelNode(object_id, owner, header.get("name"), header.get("metadata"))
+    node.value = _not_null(_int(data.get("value")))
+    children = data.get("children", [])
+    if not isinstance(children, list):
+        raise ContractViolation("children: a list")
+    loaded = []
+    for child in children:
+        if isinstance(child, dict):
+            loaded.append(_load_node(child, node, objects, warnings))
+        elif isinstance(child, str) and child in objects:
+            loaded.append(objects[child])
+        elif child is not None:
+            raise ContractViolation(f"{child!r} violates class() contract")
+    node.children = tuple(loaded)
+    return node
+
+
+def _serialize_node(node, actions):
+    header = {"type": NODE_TYPE, "id": node.object_id, "name": node.name, "metadata": node.metadata}
+    if actions:
+        header["_actions"] = {}
+    return {"?": header, "value": node.value,
+            "children": [_serialize_node(child, actions) if child.owner is node else child.object_id
+                         for child in node.children]}
+
+
+def model_load_and_serialize(model):
+    """Load a bench.Node object model and write it back as the engine stores a deployment."""
+    root = _load_node(model, None, {}, [])
+    return {"Objects": _serialize_node(root, True), "ObjectsCopy": _serialize_node(root, False),
+            "Attributes": []}
