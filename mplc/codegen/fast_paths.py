@@ -33,6 +33,8 @@ BINARY_HELPERS = {
     "#operator_in": "contains",
 }
 LEGACY_REDEFINED = {"#indexer"}
+# Operators whose every yaql overload returns a bool.
+SCALAR_OPERATORS = {"#operator_<", "#operator_<=", "#operator_>", "#operator_>=", "#operator_in"}
 COMPARISONS = {"*equal": ast.Eq, "*not_equal": ast.NotEq}
 BOOLEAN_OPERATORS = {"#operator_and": ast.And, "#operator_or": ast.Or}
 
@@ -86,6 +88,8 @@ class FastPaths:
         """Inline code for ``tree``, or None when it keeps yaql's generic call."""
         if isinstance(tree, ir.GetContextValue):
             at = PyAst(tree.pos)
+            if self.builder.locals is not None:
+                return load(at, self.builder.locals.name(normal_variable_name(tree.name)))
             return at.Call(func=fast_attribute(at, "variable"),
                            args=[load(at, "context"), at.Constant(value=normal_variable_name(tree.name))],
                            keywords=[])
@@ -160,8 +164,7 @@ class FastPaths:
             return _triple_call(at, site, self.builder.expression_code(receiver))
         return None
 
-    @staticmethod
-    def variable_assignment(target: ir.AssignmentTarget, value: ast.expr) -> ast.stmt | None:
+    def variable_assignment(self, target: ir.AssignmentTarget, value: ast.expr) -> ast.stmt | None:
         """``$name: value``: a plain variable other than ``$`` and ``$this`` (no error possible)."""
         if target.steps or not isinstance(target.root, ir.GetContextValue):
             return None
@@ -169,6 +172,8 @@ class FastPaths:
         if name in ("$1", "$this"):
             return None
         at = PyAst(target.pos)
+        if self.builder.locals is not None:
+            return self.builder.locals.write(at, name, value)
         call = at.Call(func=fast_attribute(at, "set_variable"),
                        args=[load(at, "context"), at.Constant(value=name), value], keywords=[])
         return at.Expr(value=call)
@@ -187,6 +192,18 @@ class FastPaths:
         child = at.Call(func=fast_attribute(at, "child"), args=[load(at, "context")], keywords=[])
         return at.Call(func=load(at, function),
                        args=[fast_attribute(at, "NO_VALUE"), child, load(at, "engine")], keywords=[])
+
+    @staticmethod
+    def returns_scalar(tree: ir.Expr) -> bool:
+        """Whether ``tree`` always evaluates to a bool (or a scalar constant): ``#finalize``
+        leaves it as it is."""
+        if isinstance(tree, ir.Wrap):
+            return FastPaths.returns_scalar(tree.expr)
+        if isinstance(tree, ir.Constant):
+            return tree.value is None or isinstance(tree.value, (str, int, float, bool))
+        return isinstance(tree, ir.Function) and (
+            tree.name in COMPARISONS or tree.name in SCALAR_OPERATORS
+            or (tree.name == "#unary_operator_not" and len(tree.args) == 1))
 
     def writes_no_context(self, tree: ir.Expr) -> bool:
         if isinstance(tree, (ir.Constant, ir.KeywordConstant, ir.GetContextValue, ir.TypeName)):

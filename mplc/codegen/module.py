@@ -65,6 +65,75 @@ def constant(at: PyAst, value: Any) -> ast.expr:
     raise TypeError(f"no literal form for {type(value).__name__}")
 
 
+class BodyLocals:
+    """The variables of one method body kept as Python locals (``_v1``, ...), by yaql key.
+
+    Every write also goes to the body's variable scope (``_variables``, the call context's
+    data), so code that reads the context (hoisted lazy arguments, lambdas, the bridge, the
+    garbage collector) always sees current values; only reads are local."""
+
+    def __init__(self, builder: "ModuleBuilder") -> None:
+        self.builder = builder
+        self.names: dict[str, str] = {}
+        self.reload_markers: dict[int, tuple[ast.stmt, PyAst]] = {}
+
+    def name(self, key: str) -> str:
+        if key not in self.names:
+            self.names[key] = self.builder.new_name("v")
+        return self.names[key]
+
+    def write(self, at: PyAst, key: str, value: ast.expr) -> ast.stmt:
+        """``_vN = _variables[key] = value``."""
+        slot = at.Subscript(value=load(at, VARIABLES), slice=at.Constant(value=key), ctx=ast.Store())
+        return at.Assign(targets=[store(at, self.name(key)), slot], value=value)
+
+    def read_back(self, at: PyAst, key: str) -> ast.stmt:
+        """``_vN = _variables.get(key)``: after code that wrote the variable through the context."""
+        value = at.Call(func=at.Attribute(value=load(at, VARIABLES), attr="get", ctx=ast.Load()),
+                        args=[at.Constant(value=key)], keywords=[])
+        return at.Assign(targets=[store(at, self.name(key))], value=value)
+
+    def reload_all(self, at: PyAst) -> ast.stmt:
+        """A placeholder ``prologue`` replaces with a ``read_back`` of every local (after Parallel)."""
+        marker = at.Pass()
+        self.reload_markers[id(marker)] = (marker, at)
+        return marker
+
+    def prologue(self, at: PyAst, body: list[ast.stmt]) -> list[ast.stmt]:
+        """Statements binding what ``body`` uses: the variable scope, each local's current value
+        (unset variables read as null, as yaql's lookup does), ``receiver`` and ``engine``.
+        Fills in the reload placeholders of ``body``."""
+        if self.reload_markers:
+            _ReloadFiller(self).visit(ast.Module(body=body, type_ignores=[]))
+        used = {node.id for statement in body for node in ast.walk(statement)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        statements: list[ast.stmt] = []
+        if self.names or VARIABLES in used:
+            statements.append(at.Assign(targets=[store(at, VARIABLES)], value=at.Attribute(
+                value=load(at, "context"), attr="_data", ctx=ast.Load())))
+        statements.extend(self.read_back(at, key) for key in self.names)
+        if "receiver" in used:
+            statements.append(at.Assign(targets=[store(at, "receiver")],
+                                        value=fast_attribute(at, "NO_VALUE")))
+        if "engine" in used:
+            statements.append(at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE")))
+        return statements
+
+
+VARIABLES = "_variables"
+
+
+class _ReloadFiller(ast.NodeTransformer):
+    def __init__(self, body_locals: BodyLocals) -> None:
+        self.body_locals = body_locals
+
+    def visit_Pass(self, node: ast.Pass):
+        marker, at = self.body_locals.reload_markers.get(id(node), (None, None))
+        if marker is not node:
+            return node
+        return [self.body_locals.read_back(at, key) for key in self.body_locals.names] or node
+
+
 class ModuleBuilder:
     """Collects the module-level definitions of one module and hands out generated names."""
 
@@ -77,6 +146,7 @@ class ModuleBuilder:
         self._counter = 0
         self._constants: dict[tuple, str] = {}
         self.fast = FastPaths(self, legacy) if fast_paths else None
+        self.locals: BodyLocals | None = None
 
     def new_name(self, prefix: str) -> str:
         self._counter += 1
@@ -96,9 +166,15 @@ class ModuleBuilder:
     # -- expressions ---------------------------------------------------------------------
 
     def expression_function(self, tree: ir.Expr) -> str:
-        """``def _fN(receiver, context, engine): return <tree>`` at module level."""
+        """``def _fN(receiver, context, engine): return <tree>`` at module level (its variables
+        are read from ``context``, whatever body it is hoisted from)."""
         at = PyAst(tree.pos)
-        return self.define_function(at, "f", TRIPLE, [at.Return(value=self.expression_code(tree))])
+        body_locals, self.locals = self.locals, None
+        try:
+            code = self.expression_code(tree)
+        finally:
+            self.locals = body_locals
+        return self.define_function(at, "f", TRIPLE, [at.Return(value=code)])
 
     def expression_code(self, tree: ir.Expr) -> ast.expr:
         """Code evaluating ``tree`` with ``receiver``, ``context``, ``engine`` in scope.
@@ -165,8 +241,17 @@ class ModuleBuilder:
                                                   at.Constant(value=uses_receiver)))
 
     def evaluate(self, expression: ir.Expression) -> ast.expr:
-        """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics."""
+        """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics.
+
+        In a body with Python locals the expression is inline, its value frozen by
+        ``_r.result`` unless it is certainly a scalar; ``run_body`` and ``catch_matches`` turn
+        Python errors into MuranoPL ones as ``_r.evaluate`` does."""
         at = PyAst(expression.pos)
+        if self.locals is not None:
+            code = self.expression_code(expression.tree)
+            if self.fast.returns_scalar(expression.tree):
+                return code
+            return runtime_call(at, "result", code)
         function = self.expression_function(expression.tree)
         arguments = [load(at, function), load(at, "context")]
         if self.fast is not None:

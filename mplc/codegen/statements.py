@@ -10,8 +10,9 @@ import ast
 from dataclasses import dataclass, replace
 
 from mplc import ir
-from mplc.codegen.module import (ModuleBuilder, constant, function_def, load, runtime_attribute,
-                                  runtime_call, store)
+from mplc.codegen.fast_paths import normal_variable_name
+from mplc.codegen.module import (BodyLocals, ModuleBuilder, constant, function_def, load,
+                                  runtime_attribute, runtime_call, store)
 from mplc.pyast import PyAst
 
 
@@ -39,9 +40,24 @@ class StatementCompiler:
         self.builder = builder
 
     def body_function(self, block: ir.Block, pos: ir.Pos) -> str:
-        """A module-level ``def _bodyN(context)`` running ``block``; returns its name."""
+        """A module-level ``def _bodyN(context)`` running ``block``; returns its name. With fast
+        paths its variables are Python locals (``BodyLocals``) and its expressions inline."""
         at = PyAst(pos)
-        return self.builder.define_function(at, "body", ("context",), self.block(block, _Scope()))
+        if self.builder.fast is None:
+            return self.builder.define_function(at, "body", ("context",), self.block(block, _Scope()))
+        self.builder.locals = body_locals = BodyLocals(self.builder)
+        try:
+            body = self.block(block, _Scope())
+        finally:
+            self.builder.locals = None
+        return self.builder.define_function(at, "body", ("context",), body_locals.prologue(at, body) + body)
+
+    def _write_variable(self, at: PyAst, name: str, value: ast.expr) -> ast.stmt:
+        """``$name = value`` for For and Catch As: a local and the variable scope, or the context."""
+        key = normal_variable_name(name)
+        if self.builder.locals is not None:
+            return self.builder.locals.write(at, key, value)
+        return at.Assign(targets=[_context_slot(at, name, ast.Store())], value=value)
 
     def block(self, block: ir.Block, scope: _Scope) -> list[ast.stmt]:
         statements: list[ast.stmt] = []
@@ -65,8 +81,12 @@ class StatementCompiler:
         fast = self.builder.fast and self.builder.fast.variable_assignment(node.target, value)
         if fast:
             return [fast]
-        return [at.Expr(value=runtime_call(at, "assign", load(at, "context"),
-                                           self._target(node.target), value))]
+        statements: list[ast.stmt] = [at.Expr(value=runtime_call(at, "assign", load(at, "context"),
+                                                                 self._target(node.target), value))]
+        root = node.target.root
+        if self.builder.locals is not None and isinstance(root, ir.GetContextValue):
+            statements.append(self.builder.locals.read_back(at, normal_variable_name(root.name)))
+        return statements
 
     def _target(self, target: ir.AssignmentTarget) -> ast.expr:
         """The hoisted ``_r.target(root, steps, source)``: root is ``_r.variable(name)`` or a lazy object."""
@@ -146,8 +166,9 @@ class StatementCompiler:
         at = PyAst(node.pos)
         collection = runtime_call(at, "iterate", self.builder.value(node.collection))
         body = self.block(node.body, replace(scope, in_loop=True))
-        return [at.For(target=_context_slot(at, node.variable, ast.Store()), iter=collection,
-                       body=body, orelse=[])]
+        item = self.builder.new_name("item")
+        return [at.For(target=store(at, item), iter=collection,
+                       body=[self._write_variable(at, node.variable, load(at, item))] + body, orelse=[])]
 
     def _repeat(self, node: ir.Repeat, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
@@ -197,13 +218,17 @@ class StatementCompiler:
         at = PyAst(node.pos)
         statements: list[ast.stmt] = []
         branches: list[ast.expr] = []
-        for branch in node.branches.statements:
-            branch_at = PyAst(branch.pos)
-            name = self.builder.new_name("branch")
-            body = self.statement(branch, _Scope(in_branch=True))
-            statements.append(function_def(branch_at, name, ("context",), body))
-            branches.append(load(branch_at, name))
         limit = self.builder.optional_value(at, node.limit)
+        body_locals, self.builder.locals = self.builder.locals, None
+        try:
+            for branch in node.branches.statements:
+                branch_at = PyAst(branch.pos)
+                name = self.builder.new_name("branch")
+                body = self.statement(branch, _Scope(in_branch=True))
+                statements.append(function_def(branch_at, name, ("context",), body))
+                branches.append(load(branch_at, name))
+        finally:
+            self.builder.locals = body_locals
         run = at.Expr(value=runtime_call(at, "parallel", load(at, "context"),
                                          at.Tuple(elts=branches, ctx=ast.Load()), limit))
         if scope.in_branch:
@@ -212,7 +237,8 @@ class StatementCompiler:
         handler = at.ExceptHandler(type=runtime_attribute(at, "ParallelReturn"), name=returned,
                                    body=[at.Return(value=at.Attribute(value=load(at, returned), attr="value",
                                                                       ctx=ast.Load()))])
-        return statements + [at.Try(body=[run], handlers=[handler], orelse=[], finalbody=[])]
+        reload = [] if body_locals is None else [body_locals.reload_all(at)]
+        return statements + [at.Try(body=[run], handlers=[handler], orelse=[], finalbody=[])] + reload
 
     def _throw(self, node: ir.Throw, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
@@ -239,9 +265,8 @@ class StatementCompiler:
                 arguments = (load(catch_at, caught), names, load(catch_at, "context"))
                 catch_body = self.block(catch.body, catch_scope)
                 if catch.variable:
-                    catch_body.insert(0, catch_at.Assign(
-                        targets=[_context_slot(catch_at, catch.variable, ast.Store())],
-                        value=runtime_call(catch_at, "exception_value", load(catch_at, caught))))
+                    catch_body.insert(0, self._write_variable(
+                        catch_at, catch.variable, runtime_call(catch_at, "exception_value", load(catch_at, caught))))
                 chain = [catch_at.If(test=runtime_call(catch_at, "catch_matches", *arguments),
                                      body=catch_body, orelse=chain)]
             handlers.append(at.ExceptHandler(type=load(at, "Exception"), name=caught, body=chain))

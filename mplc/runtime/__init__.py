@@ -10,7 +10,7 @@ from mplc.runtime import contracts  # noqa: F401  (``_r.contracts.*``, the contr
 from mplc.runtime import fast  # noqa: F401  (``_r.fast.*``, expression fast paths)
 
 from mplc.runtime.bridge import (call, constant, engine_for, evaluate, freeze_dict, freeze_list,
-                                 keyword, lazy, rule)
+                                 keyword, lazy, result, rule)
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.errors import (AmbiguousMethodName, AmbiguousPropertyNameError, ContractViolation,
                                  ContractViolationException, MuranoError, MuranoPlException,

@@ -237,6 +237,11 @@ def evaluate(function, context, engine=None):
         raise to_murano_exception(error, sys.exc_info()[2]) from None
 
 
+def result(value):
+    """A statement's value frozen as yaql's ``#finalize`` freezes it (inline expressions)."""
+    return value if type(value) in _SCALARS else finalize(value)
+
+
 def freeze_list(items) -> tuple:
     return tuple(items)
 

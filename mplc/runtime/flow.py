@@ -52,31 +52,37 @@ def _column(code, instruction_offset):
 
 def current_stack(skip=1, traceback=None):
     """The MuranoPL stack: frames of ``traceback`` (innermost first), then the live stack."""
-    frames = []
-    if traceback is not None:
-        inner = []
-        while traceback is not None:
-            inner.append((traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti))
-            traceback = traceback.tb_next
-        frames.extend(reversed(inner[1:]))
+    live = []
     frame = sys._getframe(skip + 1)
     while frame is not None:
-        frames.append((frame, frame.f_lineno, frame.f_lasti))
+        live.append((frame, frame.f_lineno, frame.f_lasti))
         frame = frame.f_back
-    return _frames_outward(frames)
+    frames = []
+    if traceback is not None:
+        on_stack = {id(frame) for frame, _, _ in live}
+        inner = []
+        while traceback is not None:
+            if id(traceback.tb_frame) not in on_stack:
+                inner.append((traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti))
+            traceback = traceback.tb_next
+        frames.extend(reversed(inner))
+    return _frames_outward(frames + live)
 
 
 def to_murano_exception(error, traceback=None):
-    """A MuranoPL exception for any error raised by code of a method."""
+    """A MuranoPL exception for any error raised by code of a method (a yaql-wrapped error is
+    unwrapped, as a yaql statement does)."""
     if isinstance(error, errors.MuranoPlException):
         return error
+    if isinstance(error, yaql_exceptions.WrappedException):
+        error = error.wrapped
     if isinstance(error, errors.MuranoError):
         names = [error.qualified_name]
     elif type(error).__module__ == "builtins":
         names = [type(error).__name__]
     else:
         names = [f"{type(error).__module__}.{type(error).__name__}"]
-    return errors.MuranoPlException(names, str(error), current_stack(2, traceback), original=error)
+    return errors.MuranoPlException(names, str(error), current_stack(1, traceback), original=error)
 
 
 # --- statements ----------------------------------------------------------------------------------
