@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from mplc import ir
-from mplc.codegen.module import fast_attribute, load
+from mplc.codegen.module import fast_attribute, load, store
 from mplc.pyast import PyAst
 
 if TYPE_CHECKING:
@@ -161,8 +161,29 @@ class FastPaths:
             site = self.builder.define(at, "M", self._site(
                 at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
                 arguments, at.Constant(value=not self.legacy)))
-            return _triple_call(at, site, self.builder.expression_code(receiver))
+            if self.builder.locals is None:
+                return _triple_call(at, site, self.builder.expression_code(receiver))
+            return self._direct_method_call(at, site, receiver, member.args)
         return None
+
+    def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
+                            args: tuple[ir.Expr, ...]) -> ast.expr:
+        """In a body with locals: ``_MN.call_direct(r, context, engine, a...) if _MN.accepts(r)
+        else _MN(r, context, engine)``, the receiver evaluated once and the arguments inline,
+        evaluated only on the direct path (the site's lazy arguments read the variable scope)."""
+        receiver_code = self.builder.expression_code(receiver)
+        if isinstance(receiver_code, ast.Name):
+            first = receiver_code
+            again = lambda: load(at, receiver_code.id)  # noqa: E731
+        else:
+            temporary = self.builder.new_name("t")
+            first = at.NamedExpr(target=store(at, temporary), value=receiver_code)
+            again = lambda: load(at, temporary)  # noqa: E731
+        accepts = at.Call(func=at.Attribute(value=site, attr="accepts", ctx=ast.Load()), args=[first], keywords=[])
+        direct = at.Call(func=at.Attribute(value=site, attr="call_direct", ctx=ast.Load()),
+                         args=[again(), load(at, "context"), load(at, "engine"),
+                               *(self.builder.expression_code(arg) for arg in args)], keywords=[])
+        return at.IfExp(test=accepts, body=direct, orelse=_triple_call(at, site, again()))
 
     def variable_assignment(self, target: ir.AssignmentTarget, value: ast.expr) -> ast.stmt | None:
         """``$name: value``: a plain variable other than ``$`` and ``$this`` (no error possible)."""

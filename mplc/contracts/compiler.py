@@ -49,6 +49,31 @@ _SIGNATURES = {
 }
 
 
+# The scalar types (by the names ``_r.contracts.passes_unchanged`` takes) whose values a primitive
+# returns unchanged in every mode; the frozen result of a scalar is the scalar itself.
+_SCALAR_TYPES = frozenset(("str", "int", "float", "bool", "null"))
+_UNCHANGED = {
+    "string": frozenset(("str", "null")),
+    "int": frozenset(("int", "null")),
+    "bool": frozenset(("bool", "null")),
+    "notNull": _SCALAR_TYPES - {"null"},
+}
+
+
+def unchanged_types(tree: ir.Expr) -> frozenset[str]:
+    """The scalar types a contract expression passes through untouched: a chain of ``string()``,
+    ``int()``, ``bool()`` and ``notNull()`` on ``$`` (``$`` alone passes every scalar)."""
+    chain = method_chain(tree)
+    if chain is None:
+        return frozenset()
+    types = _SCALAR_TYPES
+    for call in chain:
+        if call.name not in _UNCHANGED or call.args:
+            return frozenset()
+        types = types & _UNCHANGED[call.name]
+    return types
+
+
 class _NotDirect(Exception):
     """The expression is not a chain the compiler turns into direct primitive calls."""
 
@@ -149,8 +174,15 @@ class _Validators:
                         body=[at.Return(value=_load(at, "value"))], orelse=[])
         arguments = ast.arguments(posonlyargs=[], args=[at.arg(arg="value"), at.arg(arg="cc")],
                                   kwonlyargs=[], kw_defaults=[], defaults=[])
+        decorators = []
+        unchanged = (unchanged_types(contract.expression.tree)
+                     if isinstance(contract, ir.ContractExpression) else frozenset())
+        if unchanged:
+            decorators.append(at.Call(func=_contracts_attribute(at, "passes_unchanged"),
+                                      args=[at.Constant(value=name) for name in sorted(unchanged)],
+                                      keywords=[]))
         self._definitions.append(at.FunctionDef(name=name, args=arguments, body=[passkey, *body],
-                                                decorator_list=[], returns=None, type_params=[]))
+                                                decorator_list=decorators, returns=None, type_params=[]))
         return self._definitions
 
     def _helper(self, contract: ir.Contract) -> ast.expr:

@@ -149,6 +149,23 @@ def check_type(validator, value, cc: ContractContext) -> bool:
 # Contract methods
 # ---------------------------------------------------------------------------------------------
 
+_SCALAR_TYPES = {"str": str, "int": int, "float": float, "bool": bool, "null": type(None)}
+
+
+def passes_unchanged(*type_names):
+    """Marks a validator that returns values of exactly these types untouched in every mode (the
+    compiler proves it for chains of string/int/bool/notNull): callers may skip the call."""
+    def mark(validator):
+        validator.passes_unchanged = frozenset(_SCALAR_TYPES[name] for name in type_names)
+        return validator
+    return mark
+
+
+def unchanged_types(validator) -> frozenset:
+    """The exact types ``validator`` (or a missing contract: none) passes untouched."""
+    return getattr(validator, "passes_unchanged", frozenset())
+
+
 def string(value, cc: ContractContext):
     mode = cc.mode
     if mode == FINALIZE or value is None or isinstance(value, str):

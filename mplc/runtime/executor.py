@@ -41,6 +41,7 @@ _ACTIONS_ONLY_KEY = bridge.stored_key(bridge.ACTIONS_ONLY)
 _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
+_NO_KEYWORDS = utils.FrozenDict()
 
 
 class Package:
@@ -459,6 +460,23 @@ class Executor:
         finally:
             if not lock.users:
                 del self._locks[lock_key]
+
+    def invoke_direct(self, method, receiver, args, caller_context):
+        """``invoke`` of a MuranoPL instance method that ``receiver``'s class resolves, with its
+        arguments checked and given positionally (``fast.MethodCall``): outside Parallel
+        branches and without a Synchronize meta nothing is locked, so the body runs at once."""
+        plan = self._call_plans.get(method)
+        if plan is None or plan.synchronize is not None or flow.in_parallel_branch():
+            return self.invoke(method, receiver, args, _NO_KEYWORDS, caller_context)
+        declaring_type = method.declaring_type
+        this = receiver if receiver.type is declaring_type else receiver.cast(declaring_type)
+        if not plan.is_action and bridge.lookup(caller_context, _ACTIONS_ONLY_KEY):
+            raise errors.MethodNotExposed(f"{method.name} is not an action")
+        context = self.call_context(plan, this, caller_context)
+        if this.destroyed:
+            raise errors.ObjectDestroyedError(this)
+        context._data.update(zip(plan.argument_keys, args))
+        return run_body(method, context)
 
     @staticmethod
     def _lock_key(synchronize, method, this, values, context):

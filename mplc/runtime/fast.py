@@ -387,7 +387,8 @@ class MethodCall:
         self.query, self.query_receivers = query if queries and query else (None, ())
 
     def _resolve(self, murano_type):
-        """The method yaql's resolution would pick, when it is a plain MuranoPL method; else None."""
+        """``(method, its arguments)`` when yaql's resolution would pick a plain MuranoPL
+        method; else None."""
         found = murano_type.find_method(self.name)
         if len(found) != 1:
             return None
@@ -396,35 +397,59 @@ class MethodCall:
                 or len(self.arguments) > len(method.arguments)
                 or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
             return None
-        return method
+        return method, tuple(method.arguments.values())
 
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
             murano_type = receiver.type
-            method = self.methods.get(murano_type, NO_VALUE)
-            if method is NO_VALUE:
-                method = self.methods[murano_type] = self._resolve(murano_type)
-            if method is not None:
-                return self._invoke(method, receiver, context, engine)
+            resolved = self.methods.get(murano_type, NO_VALUE)
+            if resolved is NO_VALUE:
+                resolved = self.methods[murano_type] = self._resolve(murano_type)
+            if resolved is not None:
+                values = [argument(NO_VALUE, context, engine) for argument in self.arguments]
+                return self._run(resolved, receiver, values, context, engine)
         elif type(receiver) in self.query_receivers and library_method(context, self.name):
             return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)
 
-    def _invoke(self, method, receiver, context, engine):
-        values = [argument(NO_VALUE, context, engine) for argument in self.arguments]
-        this = receiver.real_this
-        owner = variable(context, _ARGUMENT_OWNER_KEY)
-        caller_type = variable(context, _TYPE_KEY)
-        literal_nulls = self.literal_nulls
-        given = len(values)
-        converted = []
-        for position, argument in enumerate(method.arguments.values()):
-            if position >= given:
-                converted.append(argument.transform(NO_VALUE, this, owner, caller_type))
-            elif literal_nulls[position]:
-                converted.append(None)
-            else:
-                converted.append(argument.transform(values[position], this, owner, caller_type))
-        result = method.declaring_type.executor.invoke(method, receiver, converted, _NO_KEYWORDS, context)
-        return _quota(engine, result)
+    def accepts(self, receiver) -> bool:
+        """Whether the call takes the direct path (``call_direct``): the receiver is a MuranoPL
+        object whose class resolves the name to a plain MuranoPL method. Generated bodies test
+        this before evaluating the arguments inline; otherwise they call the site."""
+        if type(receiver) is not MuranoObject:
+            return False
+        murano_type = receiver.type
+        resolved = self.methods.get(murano_type, NO_VALUE)
+        if resolved is NO_VALUE:
+            resolved = self.methods[murano_type] = self._resolve(murano_type)
+        return resolved is not None
 
+    def call_direct(self, receiver, context, engine, *values):
+        """The call with its arguments already evaluated, after ``accepts(receiver)``."""
+        return self._run(self.methods[receiver.type], receiver, values, context, engine)
+
+    def _run(self, resolved, receiver, values, context, engine):
+        """Check the arguments (a value its contract passes unchanged skips the check; a literal
+        null is never checked) and invoke. Missing ones take their Defaults."""
+        method, arguments = resolved
+        converted = list(values)
+        checked = None
+        literal_nulls = self.literal_nulls
+        for position, argument in enumerate(arguments):
+            if position >= len(values):
+                value = NO_VALUE
+            elif literal_nulls[position]:
+                continue
+            else:
+                value = values[position]
+                if type(value) in argument.accepted_types:
+                    continue
+            if checked is None:
+                checked = (receiver.real_this, variable(context, _ARGUMENT_OWNER_KEY),
+                           variable(context, _TYPE_KEY))
+            value = argument.transform(value, *checked)
+            if position >= len(values):
+                converted.append(value)
+            else:
+                converted[position] = value
+        return _quota(engine, method.declaring_type.executor.invoke_direct(method, receiver, converted, context))

@@ -103,14 +103,24 @@ class UnevaluatedExpression:
         return self.source
 
 
+# Types of values an argument without a contract takes as they are (the common ones).
+_UNCHECKED_TYPES = frozenset((str, int, float, bool, type(None), tuple, utils.FrozenDict))
+
+
 class MuranoArgument:
-    __slots__ = ("method", "name", "spec", "usage")
+    """``accepted_types``: the exact types of given values that ``transform`` returns untouched
+    (its contract passes them unchanged), so a caller may skip it."""
+
+    __slots__ = ("method", "name", "spec", "usage", "accepted_types")
 
     def __init__(self, method, spec):
+        from mplc.runtime import contracts
         self.method = method
         self.name = spec.name
         self.spec = spec
         self.usage = spec.usage
+        self.accepted_types = (_UNCHECKED_TYPES if spec.contract is None
+                               else contracts.unchanged_types(spec.contract))
 
     def transform(self, value, this, owner, calling_type):
         method = self.method

@@ -312,8 +312,39 @@ DIRECT = [
 def test_method_chains_compile_to_primitive_calls(contract, primitives):
     _, module = compile_contract(contract)
     validator = module.body[-1]
-    called = [node.func.attr for node in ast.walk(validator) if isinstance(node, ast.Call)]
+    called = [node.func.attr for statement in validator.body for node in ast.walk(statement)
+              if isinstance(node, ast.Call)]
     assert called == [*primitives, "freeze"]
+
+
+UNCHANGED = [
+    ("$.string().notNull()", {str}),
+    ("$.string()", {str, type(None)}),
+    ("$.int().notNull()", {int}),
+    ("$.int()", {int, type(None)}),
+    ("$.bool()", {bool, type(None)}),
+    ("$.notNull()", {str, int, float, bool}),
+    ("$", {str, int, float, bool, type(None)}),
+    ("$.int().string()", {type(None)}),
+    ("$.int().check($ > 0)", set()),
+    ("$.class(Base)", set()),
+    ("[$.int()]", set()),
+    ("int($)", set()),
+]
+SCALARS = ["text", "", 0, 7, -3, 2.5, True, False, None]
+
+
+@pytest.mark.parametrize("contract, types", UNCHANGED)
+def test_validators_say_which_scalar_types_they_pass_unchanged(contract, types):
+    validator, _ = compile_contract(contract)
+    assert contracts.unchanged_types(validator) == types
+    for value in SCALARS:
+        if type(value) not in types:
+            continue
+        for mode in (contracts.TRANSFORM, contracts.TRANSFORM_UNFINALIZED, contracts.VALIDATE,
+                     contracts.CHECK_TYPE, contracts.FINALIZE):
+            result = apply(contract, value, mode)
+            assert result == value and type(result) is type(value), (value, mode)
 
 
 @pytest.mark.parametrize("contract", [
