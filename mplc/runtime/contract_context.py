@@ -81,7 +81,7 @@ class ContractContext(contracts.ContractContext):
     def load_template(self, model, default_type, exclude_properties):
         if exclude_properties:
             murano_type, properties, header = parse_definition(
-                self.executor, model, self.calling_type, self.context)
+                self.executor, model, self.calling_type, False)
             properties = copy.deepcopy(properties)
             for path in exclude_properties:
                 _replace_path(properties, path, contracts.PASSKEY)

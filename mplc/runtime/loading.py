@@ -8,14 +8,15 @@ from mplc.runtime import bridge, errors, natives
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 
 
-def parse_definition(executor, data, scope, context):
+def parse_definition(executor, data, scope, frozen, model_classes=None):
     """(type, properties, header) of ``{'?': {...}, props...}`` or ``{Type: props, name: ...}``.
 
-    With a ``context`` (data that came from code or a contract) values are frozen as yaql
-    results are."""
+    Unless ``frozen`` (data from a model, or already finalized), values are frozen as yaql
+    results are: data that came from code or a contract. ``model_classes``: a memo of the
+    classes header types name, for one load."""
     if type(data) is not dict and not isinstance(data, utils.MappingType):
         return None
-    freeze = bridge.finalize if context is not None else _unchanged
+    freeze = _unchanged if frozen else bridge.finalize
     spec = {}
     for key, value in data.items():
         key = freeze(key)
@@ -31,11 +32,19 @@ def parse_definition(executor, data, scope, context):
     if isinstance(type_value, (TypeReference, MuranoType)):
         murano_type = executor.find_class(type_value)
     elif type_value:
-        name, _, rest = str(type_value).partition("/")
-        version_text, _, package_name = rest.partition("@")
-        murano_type = executor.class_version(name, version_text or header.get("classVersion"),
-                                             package_name or header.get("package"))
+        key = (str(type_value), header.get("classVersion"), header.get("package"))
+        if model_classes is None or not all(type(part) in _TEXT_OR_NONE for part in key[1:]):
+            model_classes = {}
+        murano_type = model_classes.get(key)
+        if murano_type is None:
+            name, _, rest = key[0].partition("/")
+            version_text, _, package_name = rest.partition("@")
+            murano_type = model_classes[key] = executor.class_version(
+                name, version_text or key[1], package_name or key[2])
     return murano_type, spec, header
+
+
+_TEXT_OR_NONE = (str, type(None))
 
 
 def _unchanged(value):
@@ -55,6 +64,8 @@ class LoadSession:
         self.objects = {}
         self.initializers = []
         self.contexts = {}
+        self.parsed = {}
+        self.model_classes = {}
 
     def get(self, object_id):
         found = self.objects.get(object_id)
@@ -63,20 +74,21 @@ class LoadSession:
         return found
 
     def load_root(self, data, default_type, scope, context):
-        if context is not None:
+        frozen = context is None
+        if not frozen:
             data = bridge.finalize(data)  # both passes read it: lazy values must survive one
         self.initializing = True
-        root = self.load(data, self.root_owner, default_type, scope, context)
+        root = self._load(data, self.root_owner, default_type, scope, context, True)
         self.initializing = False
-        return self.load(data, self.root_owner, default_type, scope, context, root)
+        return self._load(data, self.root_owner, default_type, scope, context, True, root)
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
         reference, so objects created in the first pass are owned by the object that stays)."""
-        parsed = parse_definition(self.executor, data, scope, context)
-        if parsed is None:
-            raise ValueError("Invalid object representation format")
-        murano_type, properties, header = parsed
+        return self._load(data, owner, default_type, scope, context, context is None, existing)
+
+    def _load(self, data, owner, default_type, scope, context, frozen, existing=None):
+        murano_type, properties, header = self.parse(data, scope, frozen)
         murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
                                       else default_type)
         if murano_type is None:
@@ -90,11 +102,27 @@ class LoadSession:
                 obj.destroyed = True
             self._restore_destruction_dependencies(obj, header.get("dependencies"))
             self.objects[object_id or obj.object_id] = obj
-        object_context = self.object_context(obj) if context is None else context
-        properties = utils.filter_parameters_dict(properties)
-        self.initializers.extend(self.initialize(obj, object_context, object_context[bridge.TYPE],
-                                                 properties, set()))
+        if context is None:
+            caller_type = obj.type
+            context = _ObjectContextOf(self, obj)
+        else:
+            caller_type = context[bridge.TYPE]
+        self.initializers.extend(self.initialize(obj, context, caller_type, properties, set()))
         return obj
+
+    def parse(self, data, scope, frozen):
+        """``parse_definition`` with the properties filtered to keywords, once per data mapping
+        for both passes (nothing changes a model's data between them)."""
+        key = (id(data), scope, frozen)
+        found = self.parsed.get(key)
+        if found is None or found[0] is not data:
+            parsed = parse_definition(self.executor, data, scope, frozen, self.model_classes)
+            if parsed is None:
+                raise ValueError("Invalid object representation format")
+            murano_type, properties, header = parsed
+            found = self.parsed[key] = (data, murano_type, utils.filter_parameters_dict(properties),
+                                        header)
+        return found[1:]
 
     def _restore_destruction_dependencies(self, obj, dependencies):
         """The header's ``dependencies.onDestruction`` records whose subscriber is already
@@ -115,15 +143,17 @@ class LoadSession:
     def initialize(self, part, context, caller_type, params, used_names):
         """Set properties (and collect ``.init`` arguments) of one class part, then its parents'.
 
-        ``context`` is the loading code's, of class ``caller_type``; ``.init`` and native
-        constructors run in a child of it where property writes are allowed."""
+        ``context`` is the loading code's, of class ``caller_type`` (an ``_ObjectContextOf``
+        for a model's object, built when first needed); ``.init`` and native constructors
+        that take it run in a child of it where property writes are allowed."""
         plan = load_plan(part.type)
         config = self.executor.class_config(part.type)
+        initialized = part.initialized
         for name in plan.config_names:
-            part.set_property(name, config.get(name, NO_VALUE), dry_run=part.initialized)
+            part.set_property(name, config.get(name, NO_VALUE), dry_run=initialized)
         init = plan.init
         init_arguments = {}
-        caller_view = part.caller_view(caller_type)
+        caller_view = plan.caller_view(part, caller_type)
         remaining = len(plan.entries)
         while True:
             failures = 0
@@ -140,7 +170,7 @@ class LoadSession:
                     if is_init_argument:
                         init_arguments[name] = value
                     else:
-                        part.write_property(name, value, caller_view, True, dry_run=part.initialized)
+                        part.write_property(name, value, caller_view, True, dry_run=initialized)
                     used_names.add(name)
                 except errors.UninitializedPropertyAccessError:
                     failures += 1
@@ -153,11 +183,13 @@ class LoadSession:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
         result = []
-        runs_init = not (self.initializing or self.executor.dry_run or part.initialized
+        runs_init = not (self.initializing or self.executor.dry_run or initialized
                          or part.destroyed)
         if runs_init:
-            init_context = context.create_child_context()
-            init_context[bridge.ALLOW_PROPERTY_WRITES] = True
+            init_context = None
+            if plan.init_takes_context:
+                init_context = _resolved(context).create_child_context()
+                init_context[bridge.ALLOW_PROPERTY_WRITES] = True
             construct = natives.constructor(part, params, init_context)
             if construct is not None:
                 result.append(construct)
@@ -175,6 +207,23 @@ class LoadSession:
         part.initialized = True
 
 
+class _ObjectContextOf:
+    """The context of a model's object, built on first use: most objects of a model have
+    neither ``.init`` nor a native constructor taking it."""
+
+    __slots__ = ("session", "target")
+
+    def __init__(self, session, target):
+        self.session = session
+        self.target = target
+
+
+def _resolved(context):
+    if type(context) is _ObjectContextOf:
+        return context.session.object_context(context.target)
+    return context
+
+
 _SKIPPED, _DEFAULT, _MODEL = "skipped", "default", "model"
 
 
@@ -182,10 +231,11 @@ class LoadPlan:
     """What loading sets on a part of one class: its Config properties, and per property or
     ``.init`` argument (declaration order) where the value comes from."""
 
-    __slots__ = ("config_names", "init", "entries")
+    __slots__ = ("config_names", "init", "entries", "init_takes_context", "caller_views")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
+        native_class = murano_type.native_class
         self.config_names = [name for name, prop in properties.items() if prop.usage == "Config"]
         self.init = init = murano_type.methods.get(".init")
         names = list(properties)
@@ -203,6 +253,17 @@ class LoadPlan:
             else:
                 source = _MODEL
             self.entries.append((name, spec, is_init_argument, source))
+        self.init_takes_context = init is not None or (
+            native_class is not None and native_class.constructor is not None)
+        self.caller_views = {}
+
+    def caller_view(self, part, caller_type):
+        """``part.caller_view(caller_type)``, once per caller class and object class."""
+        key = (caller_type, part.real_this.type)
+        view = self.caller_views.get(key)
+        if view is None:
+            view = self.caller_views[key] = part.caller_view(caller_type)
+        return view
 
 
 def load_plan(murano_type) -> LoadPlan:

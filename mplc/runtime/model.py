@@ -9,7 +9,7 @@ reference's ambiguity rules, property usages and write rules, and yaql method st
 from __future__ import annotations
 
 import collections
-import uuid
+import os
 
 from yaql.language import specs, utils, yaqltypes
 
@@ -21,7 +21,13 @@ INSTANCE_METHOD_USAGES = ("Runtime", "Action")
 
 
 def generate_id() -> str:
-    return uuid.uuid4().hex
+    """A random (version 4) UUID's 32 hex digits, as ``uuid.uuid4().hex`` writes them."""
+    bits = int.from_bytes(os.urandom(16), "big")
+    return "%032x" % (bits & _UUID4_KEPT_BITS | _UUID4_FIXED_BITS)
+
+
+_UUID4_KEPT_BITS = ~((0xc000 << 48) | (0xf000 << 64))
+_UUID4_FIXED_BITS = (0x8000 << 48) | (4 << 76)
 
 
 def traverse(seeds, producer):
@@ -141,7 +147,7 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, final
         this = this.type
         this_type = MuranoType
     executor = declaring_type.executor
-    if this_type is MuranoType or isinstance(this, MuranoType):
+    if this_type is not MuranoObject and (this_type is MuranoType or isinstance(this, MuranoType)):
         target = this
         this_object, owner = None, None
     else:
@@ -304,6 +310,14 @@ class MuranoType:
                 t.properties[name] for t in (self, *self.ancestors()) if name in t.properties]
         return found
 
+    def property_writes(self, name):
+        """(the property a write of ``name`` stores to, every declaration the value passes)."""
+        found = self._property_lookups.get(name)
+        if found is None:
+            found = self._property_lookups[name] = (self.find_single_property(name),
+                                                    self.declarations(name))
+        return found
+
     def _find_properties(self, name):
         result = [self.properties[name]] if name in self.properties else []
         for ancestor in self.ancestors():
@@ -400,6 +414,7 @@ class MuranoObject:
         self.properties = {}
         self.parents = {}
         self.this = this
+        self.real_this = this or self
         self.initialized = False
         self.destroyed = False
         self.extension = None
@@ -414,10 +429,6 @@ class MuranoObject:
                 part = MuranoObject(parent_type, owner, self.object_id, known=known,
                                     this=self.real_this)
             self.parents[parent_type.name] = part
-
-    @property
-    def real_this(self):
-        return self.this or self
 
     def subscribe_destruction(self, subscriber, handler=None):
         """Have ``subscriber`` destroyed before this object, with ``subscriber.<handler>(this)``
@@ -494,23 +505,24 @@ class MuranoObject:
             if not dry_run:
                 self.cast(caller_type).properties[name] = value
             return
-        executor = self.type.executor
-        ultimate = real.type.find_single_property(name)
-        declared = real.type.declarations(name)
+        ultimate, declared = real.type.property_writes(name)
         owner = real
-        for prop in declared:
-            if caller_type is not None and not writes_allowed and (
-                    prop.usage not in WRITABLE_USAGES or not derived):
-                raise errors.NoWriteAccessError(name)
-        for prop in declared:
-            if prop is ultimate:
-                value = prop.transform(value, real, owner, caller_type, finalize=len(declared) == 1)
-            else:
-                prop.transform(value, real, owner, caller_type)
-        if len(declared) > 1:
+        if caller_type is not None and not writes_allowed:
+            for prop in declared:
+                if prop.usage not in WRITABLE_USAGES or not derived:
+                    raise errors.NoWriteAccessError(name)
+        if len(declared) == 1:
+            value = ultimate.transform(value, real, owner, caller_type)
+        else:
+            for prop in declared:
+                if prop is ultimate:
+                    value = prop.transform(value, real, owner, caller_type, finalize=False)
+                else:
+                    prop.transform(value, real, owner, caller_type)
             value = ultimate.transform(value, real, owner, caller_type)
         if ultimate.usage == "Static":
-            executor.write_static_property(ultimate.declaring_type, name, value, caller_type, dry_run)
+            self.type.executor.write_static_property(ultimate.declaring_type, name, value,
+                                                     caller_type, dry_run)
         elif not dry_run:
             real.properties[name] = value
 

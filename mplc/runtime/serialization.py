@@ -198,7 +198,14 @@ def reference_paths(model, object_id) -> list:
 def type_string(murano_type) -> str:
     if isinstance(murano_type, TypeReference):
         murano_type = murano_type.type
-    return f"{murano_type.name}/{murano_type.version}@{murano_type.package.name}"
+    text = _type_strings.get(murano_type)
+    if text is None:
+        text = _type_strings[murano_type] = (
+            f"{murano_type.name}/{murano_type.version}@{murano_type.package.name}")
+    return text
+
+
+_type_strings = weakref.WeakKeyDictionary()
 
 
 class _Reference:
@@ -264,15 +271,18 @@ class _Writer:
 
     def object(self, obj):
         self.written.add(obj.object_id)
-        names = obj.type.written_property_names
+        murano_type = obj.type
+        names = murano_type.written_property_names
         if names is None:
-            names = obj.type.written_property_names = _written_property_names(obj)
-        values = obj.real_this.properties
+            names = murano_type.written_property_names = _written_property_names(obj)
+        real = obj.real_this
+        values = real.properties
         by_reference = _referenced_property_names(obj) if self.allow_refs else ()
-        if self.serialization_type == "Inline":
+        inline = self.serialization_type == "Inline"
+        if inline:
             result = {}
         else:
-            type_value = obj.type if self.serialization_type == "Mixed" else type_string(obj.type)
+            type_value = murano_type if self.serialization_type == "Mixed" else type_string(murano_type)
             result = {"?": {"type": type_value, **self.header(obj)}}
         for name in names:
             if name in values:
@@ -280,9 +290,9 @@ class _Writer:
                 if name in by_reference and isinstance(value, MuranoObject):
                     result[name] = value.object_id
                 else:
-                    result[name] = self.value(value, obj.real_this, result, name)
-        if self.serialization_type == "Inline":
-            return {obj.type: result, **self.header(obj)}
+                    result[name] = self.value(value, real, result, name)
+        if inline:
+            return {murano_type: result, **self.header(obj)}
         return result
 
     def header(self, obj):
@@ -290,26 +300,30 @@ class _Writer:
         header = {"id": obj.object_id, "name": obj.name, "metadata": obj.metadata}
         if obj.destroyed:
             header["destroyed"] = True
-        if self.dependencies:
+        if self.dependencies and obj.destruction_dependencies:
             dependencies = [{"subscriber": subscriber.object_id, "handler": handler}
                             for subscriber, handler in obj.destruction_dependencies
                             if not (subscriber.destroyed or subscriber.doomed)]
             if dependencies:
                 header["dependencies"] = {"onDestruction": dependencies}
         if self.actions:
+            entries = _action_entries(obj.type)
             header["_actions"] = {f"{obj.object_id}_{name}": dict(entry)
-                                  for name, entry in _action_entries(obj.type).items()}
+                                  for name, entry in entries.items()} if entries else {}
         return header
 
     def value(self, value, parent, container, key):
-        if isinstance(value, (str, int, float, bool)) or value is None:
+        value_type = type(value)
+        if value_type in _SCALAR_TYPES:
+            return value
+        if value_type is MuranoObject:
+            return self.object_value(value, parent, container, key)
+        if value_type is tuple or value_type is list:
+            return self.sequence(value, parent)
+        if isinstance(value, (str, int, float, bool)):
             return value
         if isinstance(value, MuranoObject):
-            value = value.real_this
-            if value.owner is parent and value.object_id not in self.written:
-                return self.object(value)
-            self.references.append((container, key, _Reference(value)))
-            return None
+            return self.object_value(value, parent, container, key)
         if isinstance(value, (MuranoType, TypeReference)):
             return type_string(value)
         if isinstance(value, utils.MappingType):
@@ -320,11 +334,26 @@ class _Writer:
                 result[item_key] = self.value(item, parent, result, item_key)
             return result
         if isinstance(value, (list, tuple, set, frozenset)):
-            result = []
-            for index, item in enumerate(value):
-                result.append(self.value(item, parent, result, index))
-            return result
+            return self.sequence(value, parent)
         return value
+
+    def object_value(self, value, parent, container, key):
+        """An object inline where ``parent`` owns it (and it is not written yet), else a
+        reference resolved when the tree is done."""
+        value = value.real_this
+        if value.owner is parent and value.object_id not in self.written:
+            return self.object(value)
+        self.references.append((container, key, _Reference(value)))
+        return None
+
+    def sequence(self, value, parent):
+        result = []
+        for index, item in enumerate(value):
+            result.append(self.value(item, parent, result, index))
+        return result
+
+
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
 
 
 def _written_property_names(obj):

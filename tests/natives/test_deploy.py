@@ -1,5 +1,6 @@
 """A whole deployment with the bundled core library and the simulated cloud, through ``mplc run``."""
 
+import base64
 import json
 import os
 import subprocess
@@ -36,7 +37,16 @@ def test_heat_template_holds_both_instances_and_the_network(deployed):
     servers = {name: r["properties"] for name, r in resources.items() if r["type"] == "OS::Nova::Server"}
     assert sorted(servers) == ["db-vm", "web-vm"]
     assert servers["web-vm"]["flavor"] == "m1.small"
-    assert "queue=eenv-hweb-vm" in servers["web-vm"]["user_data"]
+    assert servers["web-vm"]["user_data"] == {"get_resource": "user_data-web-vm"}
+    assert servers["web-vm"]["user_data_format"] == "RAW"
+    assert [part["config"] for part in resources["user_data-web-vm"]["properties"]["parts"]] == [
+        {"get_resource": "boot_config-web-vm"}, {"get_resource": "boot_script_web-vm"}]
+    boot_script = resources["boot_script_web-vm"]["properties"]["config"]
+    (config_line,) = [line for line in boot_script.splitlines() if "/etc/murano/agent.conf" in line
+                      and line.startswith("echo")]
+    agent_config = base64.b64decode(config_line.split('"')[1]).decode()
+    assert "input_queue = eenv-hweb-vm" in agent_config
+    assert resources["boot_config-web-vm"]["properties"]["cloud_config"]["hostname"] == "web-vm"
     types = sorted(r["type"] for r in resources.values())
     assert "OS::Neutron::Net" in types and "OS::Neutron::SecurityGroup" in types
     assert stack["pushes"] >= 2 and not stack["deleted"]
@@ -57,7 +67,7 @@ def test_agent_plans_are_recorded_with_resource_files(deployed):
 def test_reports_notifications_and_log(deployed):
     cloud = deployed["cloud"]
     assert [r["text"] for r in cloud["reports"]] == [
-        "Creating the web server VM", "Web server is at 10.0.0.12:8080", "Database is ready"]
+        "Creating the web server VM", "Web server is at 10.0.0.18:8080", "Database is ready"]
     assert {"logger": "com.example.deploy", "level": "INFO",
             "message": "Deploying database orders"} in cloud["log"]
     events = [(n["event"], n["instance"]) for n in cloud["notifications"]]
@@ -74,7 +84,7 @@ def test_model_after_deploy_keeps_ids_outputs_and_attributes_but_not_designer_da
     web, db = root["applications"]
     assert (web["?"]["id"], db["?"]["id"]) == ("web", "db")
     assert web["database"] == "db"
-    assert web["instance"]["ipAddresses"] == ["10.0.0.12"]
+    assert web["instance"]["ipAddresses"] == ["10.0.0.18"]
     assert ["web", "com.example.deploy.WebServer", "deployed", True] in model["Attributes"]
 
 

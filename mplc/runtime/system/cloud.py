@@ -109,9 +109,9 @@ class HeatStack:
     def output(self):
         if self.pushed is None:
             return {}
-        resources = sorted((self.pushed["template"].get("resources") or {}))
-        outputs = self.pushed["template"].get("outputs") or {}
-        return {name: self._resolve((spec or {}).get("value"), resources)
+        template = self.pushed["template"]
+        outputs = template.get("outputs") or {}
+        return {name: self._resolve((spec or {}).get("value"), template.get("resources") or {})
                 for name, spec in outputs.items()}
 
     def _resolve(self, value, resources):
@@ -120,21 +120,45 @@ class HeatStack:
             if function == "get_resource":
                 return fake_id(self.name, argument)
             if function == "get_attr" and isinstance(argument, list) and argument:
-                return self._attribute(argument[0], [str(a) for a in argument[1:]], resources)
+                return self._attribute(argument[0], argument[1:], resources)
         if isinstance(value, dict):
             return {k: self._resolve(v, resources) for k, v in value.items()}
         if isinstance(value, list):
             return [self._resolve(v, resources) for v in value]
         return value
 
-    def _attribute(self, resource, path, resources):
-        index = resources.index(resource) + 10 if resource in resources else 254
-        text = "_".join(path)
-        if "floating" in text:
+    def _attribute(self, name, path, resources):
+        """What Heat answers for ``get_attr``, by resource type: a server's ``addresses``
+        (per network, entries with ``addr``) and ``networks`` (per network, addresses),
+        fixed and floating IPs, a subnet's CIDR, empty attachment lists and script output."""
+        resource = resources.get(name) if isinstance(resources.get(name), dict) else {}
+        kind = resource.get("type")
+        properties = resource.get("properties") if isinstance(resource.get("properties"), dict) else {}
+        names = sorted(resources)
+        index = names.index(name) + 10 if name in names else 254
+        attribute = str(path[0]) if path else ""
+        address = f"10.0.0.{index}"
+        if kind == "OS::Nova::Server" and attribute == "addresses":
+            entry = {"addr": address, "version": 4, "OS-EXT-IPS:type": "fixed",
+                     "OS-EXT-IPS-MAC:mac_addr": "fa:16:3e:%02x:%02x:%02x" % (index, index, index)}
+            return [entry] if len(path) > 1 else {"private": [entry]}
+        if kind == "OS::Nova::Server" and attribute == "networks":
+            return [address] if len(path) > 1 else {"private": [address]}
+        if attribute in ("floating_ip_address", "ip") and kind in ("OS::Neutron::FloatingIP",
+                                                                   "OS::Nova::FloatingIP"):
             return f"172.24.4.{index}"
-        if "ip" in text or "address" in text or "networks" in text:
-            return f"10.0.0.{index}"
-        return fake_id(self.name, resource, *path)
+        if kind == "OS::Neutron::Port" and attribute == "fixed_ips":
+            fixed = [{"ip_address": address, "subnet_id": fake_id(self.name, name, "subnet")}]
+            return _walk(fixed, path[1:])
+        if kind == "OS::Neutron::Subnet" and attribute == "cidr":
+            return properties.get("cidr")
+        if attribute == "attachments_list":
+            return []
+        if attribute in ("deploy_stdout", "deploy_stderr"):
+            return ""
+        if "ip" in attribute or "address" in attribute:
+            return address
+        return fake_id(self.name, name, *map(str, path))
 
     def push(self, async_: bool = False):
         self.pushed = {"template": copy.deepcopy(self.template),
@@ -150,6 +174,15 @@ class HeatStack:
         entry = records(self.executor)["stacks"].get(self.name)
         if entry is not None:
             entry["deleted"] = True
+
+
+def _walk(value, path):
+    for step in path:
+        try:
+            value = value[int(step) if isinstance(value, list) else step]
+        except (LookupError, ValueError, TypeError):
+            return None
+    return value
 
 
 @native("io.murano.system.Agent")
@@ -340,12 +373,25 @@ class InstanceNotifier:
         self._record("untrackCloudInstance", instance)
 
 
+PROJECT_ID = fake_id("keystone", "project")
+"""The one Keystone project of the simulated cloud (the environment's owner)."""
+
+
 @native("io.murano.system.NetworkExplorer")
 class NetworkExplorer:
+    """Neutron of the simulated cloud: a ``private`` network (with one subnet) of the project,
+    uplinked by the router to the external ``public`` network, plus the networks and subnets
+    of the stacks pushed so far."""
+
     ROUTER = "mplc-router"
     EXTERNAL_NETWORK = "mplc-external-network"
+    PRIVATE_NETWORK = "mplc-private-network"
+    PRIVATE_SUBNET = "mplc-private-subnet"
+    NEUTRON_EXTENSIONS = (("security-group", "security-group"), ("router", "Neutron L3 Router"),
+                          ("allowed-address-pairs", "Allowed Address Pairs"))
 
-    def __init__(self):
+    def __init__(self, executor):
+        self.executor = executor
         self.cidrs = {}
 
     def get_default_router(self):
@@ -364,14 +410,47 @@ class NetworkExplorer:
     def get_external_network_id_for_network(self, network_id: str | None):
         return self.EXTERNAL_NETWORK
 
+    def _stack_resources(self, kind):
+        for stack_name, stack in records(self.executor)["stacks"].items():
+            if stack.get("deleted"):
+                continue
+            for name, resource in ((stack.get("template") or {}).get("resources") or {}).items():
+                if isinstance(resource, dict) and resource.get("type") == kind:
+                    yield stack_name, name, resource.get("properties") or {}
+
     def list_networks(self):
-        return []
+        networks = [
+            {"id": self.PRIVATE_NETWORK, "name": "private", "router:external": False,
+             "tenant_id": PROJECT_ID, "status": "ACTIVE"},
+            {"id": self.EXTERNAL_NETWORK, "name": "public", "router:external": True,
+             "tenant_id": fake_id("keystone", "admin"), "status": "ACTIVE"}]
+        for stack_name, name, properties in self._stack_resources("OS::Neutron::Net"):
+            networks.append({"id": fake_id(stack_name, name), "name": properties.get("name", name),
+                             "router:external": False, "tenant_id": PROJECT_ID, "status": "ACTIVE"})
+        return networks
 
     def list_subnetworks(self):
-        return []
+        subnets = [{"id": self.PRIVATE_SUBNET, "name": "private-subnet", "network_id": self.PRIVATE_NETWORK,
+                    "cidr": "10.254.0.0/24", "gateway_ip": "10.254.0.1", "ip_version": 4,
+                    "dns_nameservers": [], "tenant_id": PROJECT_ID}]
+        for stack_name, name, properties in self._stack_resources("OS::Neutron::Subnet"):
+            network = properties.get("network")
+            network_id = fake_id(stack_name, network["get_resource"]) \
+                if isinstance(network, dict) and "get_resource" in network else network
+            cidr = properties.get("cidr")
+            gateway = cidr.split("/")[0].rsplit(".", 1)[0] + ".1" if isinstance(cidr, str) and "." in cidr else None
+            subnets.append({"id": fake_id(stack_name, name), "name": name, "network_id": network_id,
+                            "cidr": cidr, "gateway_ip": gateway, "ip_version": properties.get("ip_version", 4),
+                            "dns_nameservers": properties.get("dns_nameservers") or [],
+                            "tenant_id": PROJECT_ID})
+        return subnets
 
     def list_ports(self):
-        return []
+        return [
+            {"id": fake_id("port", "router-private"), "network_id": self.PRIVATE_NETWORK,
+             "device_id": self.ROUTER, "device_owner": "network:router_interface"},
+            {"id": fake_id("port", "router-public"), "network_id": self.EXTERNAL_NETWORK,
+             "device_id": self.ROUTER, "device_owner": "network:router_gateway"}]
 
     def list_neutron_extensions(self):
-        return []
+        return [{"alias": alias, "name": name} for alias, name in self.NEUTRON_EXTENSIONS]

@@ -35,12 +35,13 @@ class SysObject:
     def set_attr(self, this, context, executor, name: str, value,
                  owner: str | TypeReference | MuranoObject | None = None):
         """An object value is kept as its id and null removes the attribute, as the reference's
-        attribute store does."""
+        attribute store does; lazy collections (``concat``, ``select``) are kept as lists."""
         key = (this.object_id, _attribute_owner(executor, context, owner), name)
         if value is None:
             executor.attributes.pop(key, None)
         else:
-            executor.attributes[key] = value.object_id if isinstance(value, MuranoObject) else value
+            executor.attributes[key] = value.object_id if isinstance(value, MuranoObject) \
+                else bridge.finalize(value)
 
     def get_attr(self, this, context, executor, name: str, default=None,
                  owner: str | TypeReference | MuranoObject | None = None):

@@ -19,7 +19,12 @@ from mplc.runtime.model import (MuranoArgument, MuranoMethod, MuranoProperty, Mu
                                 ObjectParameter)
 
 CORE_LIBRARY = "io.murano"
-ENGINE_SETTINGS = {"home_region": None, "engine": {"agent_timeout": 3600}, "rabbitmq": {}}
+ENGINE_SETTINGS = {
+    "home_region": None, "file_server": "",
+    "engine": {"agent_timeout": 3600, "agent_source": "murano-agent"},
+    "rabbitmq": {"host": "localhost", "port": 5672, "login": "guest", "password": "guest",
+                 "virtual_host": "/", "ssl": False, "ca_certs": "", "insecure": False},
+}
 """Engine configuration ``config()`` reads (the reference's oslo.config options), for the
 simulated cloud; tests and embedders may change it."""
 
