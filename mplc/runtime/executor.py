@@ -16,6 +16,7 @@ import sys
 
 import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
+from yaql.language.contexts import Context
 
 from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
@@ -42,6 +43,7 @@ _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
+_NO_DATA: dict = {}
 
 
 class Package:
@@ -463,20 +465,43 @@ class Executor:
 
     def invoke_direct(self, method, receiver, args, caller_context):
         """``invoke`` of a MuranoPL instance method that ``receiver``'s class resolves, with its
-        arguments checked and given positionally (``fast.MethodCall``): outside Parallel
-        branches and without a Synchronize meta nothing is locked, so the body runs at once."""
+        arguments checked and given positionally (``fast.MethodCall``), in one step: outside
+        Parallel branches and without a Synchronize meta nothing is locked, and a caller that is
+        itself a method body holds its caller keys in its own data. Stack traces and the
+        garbage collector see this frame as they see ``run_body``'s."""
         plan = self._call_plans.get(method)
-        if plan is None or plan.synchronize is not None or flow.in_parallel_branch():
+        caller_data = caller_context._data if type(caller_context) is Context else _NO_DATA
+        allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY, NO_VALUE)
+        actions_only = caller_data.get(_ACTIONS_ONLY_KEY, NO_VALUE)
+        if (plan is None or plan.synchronize is not None or allow_writes is NO_VALUE
+                or actions_only is NO_VALUE or caller_data.get(_SKIP_FRAME_KEY, True)
+                or (flow.branches_running() and flow.in_parallel_branch())):
             return self.invoke(method, receiver, args, _NO_KEYWORDS, caller_context)
         declaring_type = method.declaring_type
         this = receiver if receiver.type is declaring_type else receiver.cast(declaring_type)
-        if not plan.is_action and bridge.lookup(caller_context, _ACTIONS_ONLY_KEY):
+        if actions_only and not plan.is_action:
             raise errors.MethodNotExposed(f"{method.name} is not an action")
-        context = self.call_context(plan, this, caller_context)
+        context = plan.parent.create_child_context()
+        data = context._data = plan.template.copy()
+        data[_THIS_KEY] = data[_RECEIVER_KEY] = this.real_this
+        data[_CALLER_CONTEXT_KEY] = caller_context
+        data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
         if this.destroyed:
             raise errors.ObjectDestroyedError(this)
-        context._data.update(zip(plan.argument_keys, args))
-        return run_body(method, context)
+        data.update(zip(plan.argument_keys, args))
+        body = method.spec.body
+        if body is None:
+            return None
+        running = self.running_bodies
+        running[id(context)] = context
+        try:
+            return body(context)
+        except errors.MuranoPlException:
+            raise
+        except Exception as error:
+            raise flow.to_murano_exception(error, sys.exc_info()[2]) from None
+        finally:
+            del running[id(context)]
 
     @staticmethod
     def _lock_key(synchronize, method, this, values, context):

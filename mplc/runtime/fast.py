@@ -406,8 +406,8 @@ class MethodCall:
             if resolved is NO_VALUE:
                 resolved = self.methods[murano_type] = self._resolve(murano_type)
             if resolved is not None:
-                values = [argument(NO_VALUE, context, engine) for argument in self.arguments]
-                return self._run(resolved, receiver, values, context, engine)
+                return self.call_direct(receiver, context, engine,
+                                        *[argument(NO_VALUE, context, engine) for argument in self.arguments])
         elif type(receiver) in self.query_receivers and library_method(context, self.name):
             return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)
@@ -425,13 +425,10 @@ class MethodCall:
         return resolved is not None
 
     def call_direct(self, receiver, context, engine, *values):
-        """The call with its arguments already evaluated, after ``accepts(receiver)``."""
-        return self._run(self.methods[receiver.type], receiver, values, context, engine)
-
-    def _run(self, resolved, receiver, values, context, engine):
-        """Check the arguments (a value its contract passes unchanged skips the check; a literal
-        null is never checked) and invoke. Missing ones take their Defaults."""
-        method, arguments = resolved
+        """The call with its arguments evaluated, after ``accepts(receiver)``: each is checked
+        (a value its contract passes unchanged skips the check; a literal null is never
+        checked), missing ones take their Defaults, and the method is invoked."""
+        method, arguments = self.methods[receiver.type]
         converted = list(values)
         checked = None
         literal_nulls = self.literal_nulls
@@ -452,4 +449,5 @@ class MethodCall:
                 converted.append(value)
             else:
                 converted[position] = value
-        return _quota(engine, method.declaring_type.executor.invoke_direct(method, receiver, converted, context))
+        result = method.declaring_type.executor.invoke_direct(method, receiver, converted, context)
+        return result if type(result) in _TINY else _quota(engine, result)

@@ -23,12 +23,13 @@ YAML_SUFFIXES = (".yaml", ".yml")
 def _frames_outward(innermost_first):
     """MuranoPL frames, innermost first, one per running method as the reference's (the
     innermost YAML code location of each call, with its 1-based column when known)."""
-    from mplc.runtime.executor import run_body
+    from mplc.runtime.executor import Executor, run_body
+    body_runners = (run_body.__code__, Executor.invoke_direct.__code__)
     result = []
     pending = None
     for frame, line, instruction_offset in innermost_first:
         code = frame.f_code
-        if code is run_body.__code__:
+        if code in body_runners:
             method = frame.f_locals.get("method")
             if pending is not None:
                 pending["method"] = method.name
@@ -349,6 +350,15 @@ def parallel(context, branches, limit=None):
     branches = list(branches)
     if not branches:
         return None
+    global _running_parallels
+    _running_parallels += 1
+    try:
+        return _run_branches(context, branches, limit)
+    finally:
+        _running_parallels -= 1
+
+
+def _run_branches(context, branches, limit):
     limit = len(branches) if limit is None else max(int(limit), 1)
     results = [None] * len(branches)
     failures = [None] * len(branches)
@@ -384,6 +394,14 @@ def parallel(context, branches, limit=None):
 
 
 _FOREVER = float("inf")
+
+
+_running_parallels = 0
+
+
+def branches_running() -> bool:
+    """Whether any Parallel is running (cheaper than asking which green thread runs)."""
+    return _running_parallels > 0
 
 
 def in_parallel_branch() -> bool:
