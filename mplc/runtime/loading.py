@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
@@ -33,7 +35,8 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
         murano_type = executor.find_class(type_value)
     elif type_value:
         key = (str(type_value), header.get("classVersion"), header.get("package"))
-        if model_classes is None or not all(type(part) in _TEXT_OR_NONE for part in key[1:]):
+        if model_classes is None or type(key[1]) not in _TEXT_OR_NONE or (
+                type(key[2]) not in _TEXT_OR_NONE):
             model_classes = {}
         murano_type = model_classes.get(key)
         if murano_type is None:
@@ -66,6 +69,7 @@ class LoadSession:
         self.contexts = {}
         self.parsed = {}
         self.model_classes = {}
+        self.configs = {}
 
     def get(self, object_id):
         found = self.objects.get(object_id)
@@ -107,7 +111,9 @@ class LoadSession:
             context = _ObjectContextOf(self, obj)
         else:
             caller_type = context[bridge.TYPE]
-        self.initializers.extend(self.initialize(obj, context, caller_type, properties, set()))
+        steps = []
+        self.initialize(obj, context, caller_type, properties, set(), steps)
+        self.initializers.extend(steps)
         return obj
 
     def parse(self, data, scope, frozen):
@@ -140,20 +146,47 @@ class LoadSession:
             context = self.contexts[target] = self.executor.object_context(target)
         return context
 
-    def initialize(self, part, context, caller_type, params, used_names):
-        """Set properties (and collect ``.init`` arguments) of one class part, then its parents'.
+    def initialize(self, part, context, caller_type, params, used_names, steps):
+        """Set properties (and collect ``.init`` arguments) of one class part, then its parents';
+        append to ``steps`` what runs once the load is done (native constructors, ``.init``).
 
         ``context`` is the loading code's, of class ``caller_type`` (an ``_ObjectContextOf``
         for a model's object, built when first needed); ``.init`` and native constructors
         that take it run in a child of it where property writes are allowed."""
-        plan = load_plan(part.type)
-        config = self.executor.class_config(part.type)
+        murano_type = part.type
+        plan = murano_type.load_plan or load_plan(murano_type)
+        config = self.configs.get(murano_type)
+        if config is None:
+            config = self.configs[murano_type] = self.executor.class_config(murano_type)
         initialized = part.initialized
         for name in plan.config_names:
             part.set_property(name, config.get(name, NO_VALUE), dry_run=initialized)
         init = plan.init
         init_arguments = {}
+        if plan.entries:
+            self._set_properties(part, plan, caller_type, params, config, used_names,
+                                 init_arguments)
+        runs_init = not (self.initializing or initialized or part.destroyed
+                         or self.executor.dry_run)
+        if runs_init:
+            init_context = None
+            if plan.init_takes_context:
+                init_context = _resolved(context).create_child_context()
+                init_context[bridge.ALLOW_PROPERTY_WRITES] = True
+            if plan.native_class is not None:
+                construct = natives.constructor(part, params, init_context)
+                if construct is not None:
+                    steps.append(construct)
+        for parent in part.parents.values():
+            self.initialize(parent, context, caller_type, params, used_names, steps)
+        if runs_init:
+            steps.append(functools.partial(self._run_init, part, init, init_arguments, init_context))
+
+    def _set_properties(self, part, plan, caller_type, params, config, used_names, init_arguments):
+        """Write the part's properties from ``params`` (else Config, else Default), retrying
+        those whose Default reads a property not set yet."""
         caller_view = plan.caller_view(part, caller_type)
+        initialized = part.initialized
         remaining = len(plan.entries)
         while True:
             failures = 0
@@ -178,26 +211,10 @@ class LoadSession:
                     if spec.usage != "Runtime":
                         raise
             if not failures:
-                break
+                return
             if failures >= remaining:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
-        result = []
-        runs_init = not (self.initializing or self.executor.dry_run or initialized
-                         or part.destroyed)
-        if runs_init:
-            init_context = None
-            if plan.init_takes_context:
-                init_context = _resolved(context).create_child_context()
-                init_context[bridge.ALLOW_PROPERTY_WRITES] = True
-            construct = natives.constructor(part, params, init_context)
-            if construct is not None:
-                result.append(construct)
-        for parent in part.parents.values():
-            result.extend(self.initialize(parent, context, caller_type, params, used_names))
-        if runs_init:
-            result.append(lambda: self._run_init(part, init, init_arguments, init_context))
-        return result
 
     def _run_init(self, part, init, arguments, context):
         if init is not None:
@@ -231,11 +248,12 @@ class LoadPlan:
     """What loading sets on a part of one class: its Config properties, and per property or
     ``.init`` argument (declaration order) where the value comes from."""
 
-    __slots__ = ("config_names", "init", "entries", "init_takes_context", "caller_views")
+    __slots__ = ("config_names", "init", "entries", "init_takes_context", "native_class",
+                 "caller_views")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
-        native_class = murano_type.native_class
+        self.native_class = native_class = murano_type.native_class
         self.config_names = [name for name, prop in properties.items() if prop.usage == "Config"]
         self.init = init = murano_type.methods.get(".init")
         names = list(properties)

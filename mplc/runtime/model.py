@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import os
+import types
 
 from yaql.language import specs, utils, yaqltypes
 
@@ -401,8 +402,17 @@ def _ambiguous_method(murano_type, name):
     return MuranoMethod(murano_type, MethodSpec(name, body=body, arguments=()))
 
 
+_NO_PARENTS = types.MappingProxyType({})
+
+
 class MuranoObject:
-    """An object, or (``this`` set) the part of an object that one of its classes owns."""
+    """An object, or (``this`` set) the part of an object that one of its classes owns.
+
+    ``destruction_dependencies``: a tuple of (subscriber, handler) records."""
+
+    __slots__ = ("type", "_owner", "object_id", "name", "metadata", "properties", "parents",
+                 "this", "real_this", "initialized", "destroyed", "extension",
+                 "destruction_dependencies", "doomed", "__weakref__")
 
     def __init__(self, murano_type, owner, object_id=None, name=None, metadata=None,
                  known=None, this=None):
@@ -412,14 +422,13 @@ class MuranoObject:
         self.name = name
         self.metadata = metadata
         self.properties = {}
-        self.parents = {}
+        self.parents = {} if murano_type.parents else _NO_PARENTS
         self.this = this
         self.real_this = this or self
         self.initialized = False
         self.destroyed = False
         self.extension = None
-        self.dependencies = []
-        self.destruction_dependencies = []
+        self.destruction_dependencies = ()
         self.doomed = False
         known = {} if known is None else known
         known[murano_type.name] = self
@@ -433,13 +442,12 @@ class MuranoObject:
     def subscribe_destruction(self, subscriber, handler=None):
         """Have ``subscriber`` destroyed before this object, with ``subscriber.<handler>(this)``
         called first when a handler is named (once per subscriber and handler)."""
-        record = (subscriber, handler)
         if not any(s is subscriber and h == handler for s, h in self.destruction_dependencies):
-            self.destruction_dependencies.append(record)
+            self.destruction_dependencies += ((subscriber, handler),)
 
     def unsubscribe_destruction(self, subscriber, handler=None):
-        self.destruction_dependencies = [
-            (s, h) for s, h in self.destruction_dependencies if not (s is subscriber and h == handler)]
+        self.destruction_dependencies = tuple(
+            (s, h) for s, h in self.destruction_dependencies if not (s is subscriber and h == handler))
 
     @property
     def owner(self):

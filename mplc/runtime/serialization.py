@@ -610,7 +610,7 @@ def _signal_subscribers(executor, obj):
                 executor.call_method(method, subscriber.cast(method.declaring_type), (obj,))
             except Exception:  # noqa: BLE001 - the reference mutes (and logs) these
                 pass
-    obj.destruction_dependencies = []
+    obj.destruction_dependencies = ()
 
 
 def _destroy(executor, obj):

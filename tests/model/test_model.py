@@ -138,8 +138,8 @@ def test_destruction_dependencies_are_restored_when_their_subscriber_is_already_
     forward["?"]["dependencies"] = {"onDestruction": [{"subscriber": "c", "handler": None}]}
     runtime.load(node("a", 1, children=[forward, publisher]))
     store = objects_of(runtime)
-    assert store["c"].destruction_dependencies == [(store["b"], None)]
-    assert store["b"].destruction_dependencies == []
+    assert store["c"].destruction_dependencies == ((store["b"], None),)
+    assert store["b"].destruction_dependencies == ()
     written = runtime.serialize()["Objects"]["children"]
     assert written[1]["?"]["dependencies"] == {"onDestruction": [{"subscriber": "b", "handler": None}]}
     assert "dependencies" not in written[0]["?"]

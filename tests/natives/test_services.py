@@ -194,3 +194,23 @@ def test_instance_without_environment_fails_to_initialize(tmp_path, cache_dir):
               Body:
                 - new(res:LinuxInstance, name => vm1, flavor => small, image => cirros)
             """)
+
+
+def test_heat_software_configs_join_the_instance_template(tmp_path, cache_dir):
+    """Quoted in mplc's library, so these work (the reference's fail: docs/fidelity.md)."""
+    _, result = run(tmp_path, cache_dir, """
+        run:
+          Body:
+            - $vm: new(res:HeatSWConfigLinuxInstance, $.env, name => vm1, flavor => small, image => cirros)
+            - $vm.addSoftwareConfig(setup, 'echo hi', inputValues => {a => 1})
+            - $vm.addStructuredConfig(conf, {key => value}, signalTransport => HEAT_SIGNAL)
+            - Return: $vm.prepareStackTemplate({}).resources
+        """, ENVIRONMENT)
+    assert result["vm1-setup"] == {"type": "OS::Heat::SoftwareConfig",
+                                   "properties": {"group": "Heat::Ungrouped", "config": "echo hi"}}
+    assert result["vm1-conf"]["type"] == "OS::Heat::StructuredConfig"
+    assert result["vm1-conf"]["properties"]["config"] == {
+        "key": "value", "completion-signal": {"get_input": "deploy_signal_id"}}
+    assert result["vm1-conf-deployment"]["properties"] == {
+        "config": {"get_resource": "vm1-conf"}, "server": {"get_resource": "vm1"},
+        "signal_transport": "HEAT_SIGNAL", "input_values": {}}
