@@ -253,13 +253,13 @@ def class_instance(value, cc: ContractContext, type_name, default_type_name=None
         return value
     if mode >= VALIDATE:
         return _validate_instance(value, cc, murano_type, version_spec)
-    if isinstance(value, ObjectReference):
+    if type(value) is ObjectReference:
         value = value.object_id
     if value is None:
         return None
     if cc.is_object(value):
         obj = value
-    elif isinstance(value, collections.abc.Mapping):
+    elif type(value) is dict or isinstance(value, collections.abc.Mapping):
         obj = cc.load_object(value, default_type)
     elif isinstance(value, str):
         obj = cc.get_object(value)

@@ -220,6 +220,8 @@ class MuranoType:
         self.load_plan = None
         self.written_property_names = None
         self.referenced_property_names = None
+        self.serialized_name = None
+        self.action_entries = None
 
     @property
     def version(self):

@@ -10,7 +10,6 @@ is dropped, where the reference drops it, for objects written nowhere).
 from __future__ import annotations
 
 import collections
-import weakref
 
 from yaql.language import utils
 
@@ -103,9 +102,12 @@ class _ModelChecker:
         if not isinstance(type_name, str):
             self.problems.append(("TypeError", f"{path}.?.type: a class name, not {type_name!r}"))
             return
+        texts_are_strings = True
         for field in HEADER_TEXT_FIELDS:
-            if header.get(field) is not None and not isinstance(header[field], str):
-                self.problems.append((MODEL_ERROR, f"{path}.?.{field}: a string, not {header[field]!r}"))
+            text = header.get(field)
+            if text is not None and not isinstance(text, str):
+                texts_are_strings = False
+                self.problems.append((MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}"))
         object_id = header.get("id")
         if isinstance(object_id, str):
             if object_id in self.ids:
@@ -113,40 +115,46 @@ class _ModelChecker:
                     (MODEL_ERROR, f"{path}: id {object_id!r} is already used at {self.ids[object_id]}"))
             else:
                 self.ids[object_id] = path
-        declared = self.declared_names(header, path)
+        declared = self.declared_names(header, path) if texts_are_strings else None
         for key, value in data.items():
             if key == "?":
                 continue
             if declared is not None and key not in declared:
                 self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property "
                                      f"or .init argument {key!r}; ignored")
-            self.value(value, f"{path}.{key}")
+            if isinstance(value, (dict, list)):
+                self.value(value, f"{path}.{key}")
 
     def value(self, value, path):
+        """Objects inside a dict or list value (paths are built only for containers)."""
         if isinstance(value, dict):
             if "?" in value:
                 self.object(value, path)
             else:
                 for key, item in value.items():
-                    self.value(item, f"{path}[{key!r}]")
-        elif isinstance(value, list):
+                    if isinstance(item, (dict, list)):
+                        self.value(item, f"{path}[{key!r}]")
+        else:
             for index, item in enumerate(value):
-                self.value(item, f"{path}[{index}]")
+                if isinstance(item, (dict, list)):
+                    self.value(item, f"{path}[{index}]")
 
     def declared_names(self, header, path):
         """Property and ``.init`` argument names of the object's classes; None (a problem
-        recorded) when the class cannot be loaded."""
-        name, _, rest = header["type"].partition("/")
-        version_text, _, package_name = rest.partition("@")
-        key = (name, version_text or header.get("classVersion"), package_name or header.get("package"))
-        if key not in self.declared:
+        recorded) when the class cannot be loaded. The header's text fields are strings."""
+        key = (header["type"], header.get("classVersion"), header.get("package"))
+        found = self.declared.get(key)
+        if found is None:
+            name, _, rest = key[0].partition("/")
+            version_text, _, package_name = rest.partition("@")
             try:
-                murano_type = self.executor.class_version(*key)
+                murano_type = self.executor.class_version(name, version_text or key[1],
+                                                          package_name or key[2])
             except errors.MuranoError as error:
-                self.declared[key] = error
+                found = error
             else:
-                self.declared[key] = _declared_names(murano_type)
-        found = self.declared[key]
+                found = _declared_names(murano_type)
+            self.declared[key] = found
         if isinstance(found, errors.MuranoError):
             self.problems.append((found.type_name, f"{path}.?.type: {found}"))
             return None
@@ -198,14 +206,11 @@ def reference_paths(model, object_id) -> list:
 def type_string(murano_type) -> str:
     if isinstance(murano_type, TypeReference):
         murano_type = murano_type.type
-    text = _type_strings.get(murano_type)
+    text = murano_type.serialized_name
     if text is None:
-        text = _type_strings[murano_type] = (
+        text = murano_type.serialized_name = (
             f"{murano_type.name}/{murano_type.version}@{murano_type.package.name}")
     return text
-
-
-_type_strings = weakref.WeakKeyDictionary()
 
 
 class _Reference:
@@ -283,7 +288,7 @@ class _Writer:
             result = {}
         else:
             type_value = murano_type if self.serialization_type == "Mixed" else type_string(murano_type)
-            result = {"?": {"type": type_value, **self.header(obj)}}
+            result = {"?": self.header(obj, {"type": type_value})}
         for name in names:
             if name in values:
                 value = values[name]
@@ -292,12 +297,15 @@ class _Writer:
                 else:
                     result[name] = self.value(value, real, result, name)
         if inline:
-            return {murano_type: result, **self.header(obj)}
+            return self.header(obj, {murano_type: result})
         return result
 
-    def header(self, obj):
-        """The header keys but ``type`` (an Inline dump has the type as the body's key instead)."""
-        header = {"id": obj.object_id, "name": obj.name, "metadata": obj.metadata}
+    def header(self, obj, header):
+        """``header`` (the type, or for an Inline dump the body under the type) with the
+        object's header keys added."""
+        header["id"] = obj.object_id
+        header["name"] = obj.name
+        header["metadata"] = obj.metadata
         if obj.destroyed:
             header["destroyed"] = True
         if self.dependencies and obj.destruction_dependencies:
@@ -449,15 +457,13 @@ ACTION_TEXTS = (("io.murano.metadata.Description", "description"),
                 ("io.murano.metadata.HelpText", "helpText"))
 TITLE = "io.murano.metadata.Title"
 
-_action_entries_of_type = weakref.WeakKeyDictionary()
-
 
 def _action_entries(murano_type) -> dict:
     """Per action method name (``find_methods`` order) its ``_actions`` entry: enabled, name,
     title (the method name without a Title meta), description and helpText from its meta.
     Where an ancestor also declares an action of that name, the ancestor's entry is kept at
     the first one's place, as the reference overwrites it."""
-    entries = _action_entries_of_type.get(murano_type)
+    entries = murano_type.action_entries
     if entries is None:
         entries = {}
         for method in murano_type.find_methods(lambda m: m.is_action):
@@ -466,7 +472,7 @@ def _action_entries(murano_type) -> dict:
             entry.update((key, texts[meta_class]) for meta_class, key in ACTION_TEXTS
                          if meta_class in texts)
             entries[method.name] = entry
-        _action_entries_of_type[murano_type] = entries
+        murano_type.action_entries = entries
     return entries
 
 
