@@ -31,7 +31,7 @@ class ClassModuleCompiler:
         self.format_version = format_version
         self.builder = ModuleBuilder(fast_paths, legacy=is_legacy_format(format_version))
         self.statements = StatementCompiler(self.builder)
-        self.contracts = ContractCompiler(self.builder.hoist_expression)
+        self.contracts = ContractCompiler(self.builder.hoist_expression, self.builder.numeric_predicate)
 
     def module(self) -> ast.Module:
         cls = self.cls

@@ -33,6 +33,7 @@ BINARY_HELPERS = {
     "#operator_in": "contains",
 }
 LEGACY_REDEFINED = {"#indexer"}
+NUMERIC_OPERATORS = {"#operator_+", "#operator_-", "#operator_*", "#operator_/", "#operator_mod"}
 # Operators whose every yaql overload returns a bool.
 SCALAR_OPERATORS = {"#operator_<", "#operator_<=", "#operator_>", "#operator_>=", "#operator_in"}
 COMPARISONS = {"*equal": ast.Eq, "*not_equal": ast.NotEq}
@@ -225,6 +226,31 @@ class FastPaths:
         return isinstance(tree, ir.Function) and (
             tree.name in COMPARISONS or tree.name in SCALAR_OPERATORS
             or (tree.name == "#unary_operator_not" and len(tree.args) == 1))
+
+    def numeric_only(self, tree: ir.Expr, boolean: bool) -> bool:
+        """Whether ``tree``, with ``$`` a number, is computed by the helpers without a context:
+        numbers (``$``, int and float constants, ``+ - * / mod``, unary ``-``) or, with
+        ``boolean``, bools (comparisons of numbers, ``not``, ``and``, ``or`` of bools)."""
+        if isinstance(tree, ir.Wrap):
+            return self.numeric_only(tree.expr, boolean)
+        if not boolean:
+            if isinstance(tree, ir.GetContextValue):
+                return normal_variable_name(tree.name) == "$1"
+            if isinstance(tree, ir.Constant):
+                return type(tree.value) in (int, float)
+        if not isinstance(tree, ir.Function):
+            return False
+        name, args = tree.name, tree.args
+        if not boolean:
+            if name == "#unary_operator_-" and len(args) == 1:
+                return self.numeric_only(args[0], False)
+            return (name in NUMERIC_OPERATORS and len(args) == 2
+                    and all(self.numeric_only(arg, False) for arg in args))
+        if (name in COMPARISONS or name in SCALAR_OPERATORS - {"#operator_in"}) and len(args) == 2:
+            return all(self.numeric_only(arg, False) for arg in args)
+        if name == "#unary_operator_not" and len(args) == 1:
+            return self.numeric_only(args[0], True)
+        return name in BOOLEAN_OPERATORS and len(args) == 2 and all(self.numeric_only(arg, True) for arg in args)
 
     def writes_no_context(self, tree: ir.Expr) -> bool:
         if isinstance(tree, (ir.Constant, ir.KeywordConstant, ir.GetContextValue, ir.TypeName)):

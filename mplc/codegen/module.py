@@ -123,6 +123,16 @@ class BodyLocals:
 VARIABLES = "_variables"
 
 
+class _PredicateValue:
+    """The locals of a numeric check() predicate: ``$`` is the parameter ``value``."""
+
+    @staticmethod
+    def name(key: str) -> str:
+        if key != "$1":
+            raise ValueError(f"a numeric predicate reads only $, not {key}")
+        return "value"
+
+
 class _ReloadFiller(ast.NodeTransformer):
     def __init__(self, body_locals: BodyLocals) -> None:
         self.body_locals = body_locals
@@ -262,6 +272,21 @@ class ModuleBuilder:
         """The contract compiler's callback: a reference to the hoisted function of ``expression``."""
         at = PyAst(expression.pos)
         return load(at, self.expression_function(expression.tree))
+
+    def numeric_predicate(self, expression: ir.Expression) -> ast.expr | None:
+        """A check() predicate over ``$`` that, for a number, only does arithmetic and
+        comparisons (``FastPaths.numeric_only``): hoisted as ``def _nN(value, context, engine)``
+        with ``$`` the local ``value``, run with no context (the helpers need one only for
+        operands that are not numbers). None when fast paths are off or the tree has more."""
+        if self.fast is None or not self.fast.numeric_only(expression.tree, boolean=True):
+            return None
+        at = PyAst(expression.pos)
+        outer, self.locals = self.locals, _PredicateValue()
+        try:
+            code = self.expression_code(expression.tree)
+        finally:
+            self.locals = outer
+        return load(at, self.define_function(at, "n", ("value", "context", "engine"), [at.Return(value=code)]))
 
     # -- data values ---------------------------------------------------------------------
 

@@ -149,19 +149,26 @@ class ContractCompiler:
     expressions evaluated as yaql.
     """
 
-    def __init__(self, hoist_expression: HoistExpression):
+    def __init__(self, hoist_expression: HoistExpression,
+                 hoist_numeric_predicate: Callable[[ir.Expression], ast.expr | None] | None = None):
+        """``hoist_numeric_predicate(expression)``: a reference to a function ``(value, context,
+        engine)`` computing a check() predicate for a number without any yaql context, or None
+        (then check() always evaluates the predicate as yaql)."""
         self._hoist_expression = hoist_expression
+        self._hoist_numeric_predicate = hoist_numeric_predicate or (lambda expression: None)
 
     def compile(self, contract: ir.Contract, function_name: str) -> list[ast.stmt]:
         """Statements defining ``def <function_name>(value, cc)`` and its helper validators."""
-        return _Validators(self._hoist_expression, function_name).define(contract, function_name)
+        return _Validators(self._hoist_expression, self._hoist_numeric_predicate,
+                           function_name).define(contract, function_name)
 
 
 class _Validators:
     """The functions of one compiled contract: the main validator and its helpers."""
 
-    def __init__(self, hoist_expression: HoistExpression, main_name: str):
+    def __init__(self, hoist_expression: HoistExpression, hoist_numeric_predicate, main_name: str):
         self._hoist_expression = hoist_expression
+        self._hoist_numeric_predicate = hoist_numeric_predicate
         self._main_name = main_name
         self._helpers = 0
         self._definitions: list[ast.stmt] = []
@@ -246,6 +253,11 @@ class _Validators:
             else:
                 arguments.append(self._argument(argument, kind, index >= signature.required,
                                                 expression))
+        if call.name == "check":
+            predicate = _unwrap(bound["predicate"])
+            numeric = self._hoist_numeric_predicate(ir.Expression(expression.source, predicate, predicate.pos))
+            if numeric is not None:
+                arguments.append(numeric)
         return _primitive_call(at, signature.primitive, *arguments), call.pos
 
     def _argument(self, argument: ir.Expr, kind: str, optional: bool,

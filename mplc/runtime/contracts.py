@@ -24,7 +24,7 @@ from yaql.language import specs as yaql_specs
 from yaql.language import utils as yaql_utils
 from yaql.language import yaqltypes
 
-from mplc.runtime.bridge import finalize as freeze
+from mplc.runtime.bridge import engine_for, finalize as freeze
 from mplc.runtime.errors import ContractViolationException, DslContractSyntaxError, NoObjectFoundError
 
 # Modes of one contract application (the reference's transform / validate / check_type /
@@ -211,10 +211,17 @@ def not_null(value, cc: ContractContext):
     return value
 
 
-def check(value, cc: ContractContext, predicate, message):
-    """``check(predicate, message)``: ``predicate`` is a hoisted expression run with ``$`` = value."""
+_NUMBERS = (int, float)
+_ENGINE = engine_for((1, 3))  # numeric predicates use the engine only for its memory quota
+
+
+def check(value, cc: ContractContext, predicate, message, numeric=None):
+    """``check(predicate, message)``: ``predicate`` is a hoisted expression run with ``$`` = value;
+    ``numeric``, when the compiler made one, computes it for a number without a context."""
     if cc.mode == FINALIZE or isinstance(value, ObjectReference):
         return value
+    if numeric is not None and type(value) in _NUMBERS:
+        return _checked(value, numeric(value, None, _ENGINE), message)
     context = cc.context.create_child_context()
     context["$"] = value
     return _checked(value, cc.evaluate(predicate, context), message)

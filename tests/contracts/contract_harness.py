@@ -24,6 +24,7 @@ from mplc.frontend.values import Scope
 from mplc.frontend.yaml_source import read_documents
 from mplc.runtime import bridge
 from mplc.runtime import contracts
+from mplc.runtime import fast
 
 NAMESPACES = {"=": "test", "std": "io.murano"}
 PATH = "/virtual/Contract.yaml"
@@ -152,15 +153,16 @@ class TypeReference:
 def runtime_namespace():
     """What generated code reaches as ``_r``: the bridge entry points and the contract primitives."""
     names = ("call", "lazy", "constant", "keyword", "rule", "evaluate")
-    return types.SimpleNamespace(contracts=contracts,
+    return types.SimpleNamespace(contracts=contracts, fast=fast,
                                  type_reference=lambda context, name: TypeReference(name),
                                  **{name: getattr(bridge, name) for name in names})
 
 
-def compile_contract(yaml_text: str):
+def compile_contract(yaml_text: str, fast_paths: bool = False):
     """The validator ``(value, cc)`` of a contract, and the generated module's ast."""
-    builder = ModuleBuilder()
-    statements = ContractCompiler(builder.hoist_expression).compile(contract_ir(yaml_text), "_c0")
+    builder = ModuleBuilder(fast_paths)
+    statements = ContractCompiler(builder.hoist_expression, builder.numeric_predicate).compile(
+        contract_ir(yaml_text), "_c0")
     module = ast.Module(body=[*builder.definitions, *statements], type_ignores=[])
     namespace = {"_r": runtime_namespace()}
     exec(compile(module, PATH, "exec"), namespace)
@@ -174,7 +176,7 @@ def root_context(this=None):
     return context
 
 
-def apply(yaml_text: str, value, mode=contracts.TRANSFORM, world=None, this=None):
-    validator, _ = compile_contract(yaml_text)
+def apply(yaml_text: str, value, mode=contracts.TRANSFORM, world=None, this=None, fast_paths=False):
+    validator, _ = compile_contract(yaml_text, fast_paths)
     cc = WorldContractContext(world or World(), this, root_context(this), mode)
     return validator(value, cc)

@@ -363,3 +363,32 @@ def test_generated_code_carries_yaml_positions():
     assert lines == {1}
     validator, _ = compile_contract("[$.int()]")
     assert validator.__code__.co_filename == "/virtual/Contract.yaml"
+
+
+NUMERIC_PREDICATES = [
+    ("$.check($ > 0)", True),
+    ("$.check($ mod 2 = 0 and $ < 10)", True),
+    ("$.check(not ($ / 2 >= 3) or $ = -1)", True),
+    ("$.check(-$ <= 1.5 and 10 / $ != 3)", True),
+    ("$.check($ * $ - 4 > 0)", True),
+    ("$.check($ > 0 and $this = null)", False),
+    ("$.check($ in [1, 2])", False),
+    ("$.check($.x > 0)", False),
+    ("$.check($ + 1)", False),
+]
+NUMBERS = [0, 1, 2, 3, 7, 12, -1, -4, 2.5, -0.5, 10 ** 30]
+
+
+@pytest.mark.parametrize("contract, numeric", NUMERIC_PREDICATES)
+def test_numeric_check_predicates_agree_with_yaql(contract, numeric):
+    _, module = compile_contract(contract, fast_paths=True)
+    assert any(isinstance(node, ast.FunctionDef) and node.name.startswith("_n")
+               for node in module.body) == numeric
+    for value in [*NUMBERS, "text", None, True]:
+        outcomes = []
+        for fast_paths in (True, False):
+            try:
+                outcomes.append(apply(contract, value, fast_paths=fast_paths))
+            except Exception as error:  # noqa: BLE001 - the two paths must fail alike
+                outcomes.append((type(error), str(error)))
+        assert outcomes[0] == outcomes[1], value
