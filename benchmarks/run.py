@@ -12,6 +12,7 @@ peak RSS. This is a harness, not a test: nothing here asserts.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -117,23 +118,31 @@ def _generated_model(count: int) -> dict:
 
 
 def run_model_workload(cache_dir: str) -> Row:
-    """Each timed load goes into a fresh runtime (a new deployment's empty object store; its
-    classes are built on first use, a fraction of a millisecond), made outside the timing."""
+    """mplc and the twin alike: each run starts with the earlier runs' garbage collected, and
+    mplc loads into a fresh runtime made before the timing (a new deployment's empty object
+    store; its classes are built on first use, a fraction of a millisecond)."""
     import baselines
     row = Row("model load+serialize 10000")
     model = _generated_model(10000)
-    runtimes = [_runtime(True, cache_dir) for _ in range(6)]
 
-    def load_and_serialize():
-        runtime = runtimes.pop()
+    def median_of_fresh_runs(prepare, run, runs=5):
+        times = []
+        for _ in range(runs + 1):  # the first run warms up
+            prepared = prepare()
+            gc.collect()
+            begin = time.perf_counter()
+            result = run(prepared)
+            times.append(time.perf_counter() - begin)
+        return statistics.median(times[1:]), result
+
+    def load_and_serialize(runtime):
         runtime.load(model)
         return runtime.serialize()
 
-    expected = baselines.model_load_and_serialize(model)
-    if load_and_serialize() != expected:
+    row.python, expected = median_of_fresh_runs(lambda: model, baselines.model_load_and_serialize)
+    row.mplc, result = median_of_fresh_runs(lambda: _runtime(True, cache_dir), load_and_serialize)
+    if result != expected:
         row.note = "serialized model != python's"
-    row.mplc = _median_time(load_and_serialize, budget_seconds=5.0, max_runs=4)
-    row.python = _median_time(lambda: baselines.model_load_and_serialize(model))
     row.peak_rss_mb = _peak_rss_mb()
     return row
 

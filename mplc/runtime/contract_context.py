@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import functools
 
 from mplc import versioning
 from mplc.runtime import bridge, contracts
@@ -125,9 +124,18 @@ def _replace_path(data, path, value, remove=False):
             data[last] = value
 
 
-@functools.lru_cache(maxsize=4096)
 def _is_instance_of(object_type, type_name, version_spec, requiring) -> bool:
-    """``is_instance_of`` for every object of ``object_type`` (its class parts are fixed)."""
+    """``is_instance_of`` for every object of ``object_type`` (its class parts are fixed),
+    remembered by the type (a cache outside it would keep every runtime's objects alive)."""
+    key = (type_name, version_spec, requiring)
+    found = object_type.instance_checks.get(key)
+    if found is None:
+        found = object_type.instance_checks[key] = _check_instance_of(
+            object_type, type_name, version_spec, requiring)
+    return found
+
+
+def _check_instance_of(object_type, type_name, version_spec, requiring) -> bool:
     spec = None if version_spec is None else versioning.parse_requirement(version_spec)
     candidates = set()
     for part_type in (object_type, *object_type.ancestors()):

@@ -65,7 +65,7 @@ class LoadSession:
         self.keep_ids = keep_ids
         self.initializing = False
         self.objects = {}
-        self.initializers = []
+        self.steps = []
         self.contexts = {}
         self.parsed = {}
         self.model_classes = {}
@@ -113,22 +113,26 @@ class LoadSession:
             caller_type = context[bridge.TYPE]
         steps = []
         self.initialize(obj, context, caller_type, properties, set(), steps)
-        self.initializers.extend(steps)
+        self.steps.extend(steps)
         return obj
+
+    @property
+    def initializers(self):
+        """What the executor runs once the load is done: every initialisation step, in order."""
+        return [functools.partial(_run_steps, self.executor, self.steps)]
 
     def parse(self, data, scope, frozen):
         """``parse_definition`` with the properties filtered to keywords, once per data mapping
         for both passes (nothing changes a model's data between them)."""
-        key = (id(data), scope, frozen)
-        found = self.parsed.get(key)
-        if found is None or found[0] is not data:
+        found = self.parsed.get(id(data))
+        if found is None or found[0] is not data or found[1] is not scope or found[2] is not frozen:
             parsed = parse_definition(self.executor, data, scope, frozen, self.model_classes)
             if parsed is None:
                 raise ValueError("Invalid object representation format")
             murano_type, properties, header = parsed
-            found = self.parsed[key] = (data, murano_type, utils.filter_parameters_dict(properties),
-                                        header)
-        return found[1:]
+            found = self.parsed[id(data)] = (data, scope, frozen, murano_type,
+                                             utils.filter_parameters_dict(properties), header)
+        return found[3:]
 
     def _restore_destruction_dependencies(self, obj, dependencies):
         """The header's ``dependencies.onDestruction`` records whose subscriber is already
@@ -148,7 +152,7 @@ class LoadSession:
 
     def initialize(self, part, context, caller_type, params, used_names, steps):
         """Set properties (and collect ``.init`` arguments) of one class part, then its parents';
-        append to ``steps`` what runs once the load is done (native constructors, ``.init``).
+        append to ``steps`` what runs once the load is done (see ``_run_steps``).
 
         ``context`` is the loading code's, of class ``caller_type`` (an ``_ObjectContextOf``
         for a model's object, built when first needed); ``.init`` and native constructors
@@ -180,7 +184,7 @@ class LoadSession:
         for parent in part.parents.values():
             self.initialize(parent, context, caller_type, params, used_names, steps)
         if runs_init:
-            steps.append(functools.partial(self._run_init, part, init, init_arguments, init_context))
+            steps.append(part if init is None else (part, init, init_arguments, init_context))
 
     def _set_properties(self, part, plan, caller_type, params, config, used_names, init_arguments):
         """Write the part's properties from ``params`` (else Config, else Default), retrying
@@ -216,12 +220,24 @@ class LoadSession:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
 
-    def _run_init(self, part, init, arguments, context):
-        if init is not None:
+
+
+def _run_steps(executor, steps):
+    """Initialisation steps: a native constructor (a callable); a part without ``.init``,
+    marked initialised; ``(part, .init, arguments, context)``, run then marked. A function,
+    not a session method: the session and what it caches are freed once the load is done."""
+    for step in steps:
+        step_type = type(step)
+        if step_type is MuranoObject:
+            step.initialized = True
+        elif step_type is tuple:
+            part, init, arguments, context = step
             context[bridge.ARGUMENT_OWNER] = part.real_this
-            self.executor.call_method(init, part.real_this.cast(init.declaring_type), (), arguments,
-                                      context.create_child_context())
-        part.initialized = True
+            executor.call_method(init, part.real_this.cast(init.declaring_type), (), arguments,
+                                 context.create_child_context())
+            part.initialized = True
+        else:
+            step()
 
 
 class _ObjectContextOf:

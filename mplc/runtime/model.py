@@ -222,6 +222,7 @@ class MuranoType:
         self.referenced_property_names = None
         self.serialized_name = None
         self.action_entries = None
+        self.instance_checks = {}
 
     @property
     def version(self):

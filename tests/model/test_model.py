@@ -2,11 +2,13 @@
 load -> serialize -> load gives the same model (a hypothesis property up to 10,000 objects)."""
 
 import copy
+import gc
 import json
 import os
 import random
 import subprocess
 import sys
+import weakref
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -262,3 +264,14 @@ def _walk(item):
         current = stack.pop()
         yield current
         stack.extend(current.get("items") or ())
+
+
+def test_a_dropped_runtime_frees_its_objects(cache_dir):
+    runtime = mplc.Runtime([PACKAGE], cache_dir=cache_dir)
+    runtime.load(node("a", 1, child=node("b", 2), children=[node("c", 3)]))
+    runtime.new(LEAF, value=4)
+    runtime.serialize()
+    executor = weakref.ref(runtime.executor)
+    del runtime
+    gc.collect()
+    assert executor() is None
