@@ -10,6 +10,7 @@ would see for a parsed tree.
 from __future__ import annotations
 
 import collections.abc  # noqa: F401  (yaql 3.x needs it loaded)
+import operator
 import sys
 
 import yaql
@@ -98,9 +99,19 @@ def finalize(value):
     if kind == _KEEP:
         return value
     if kind == _PLAIN_MAPPING:
-        return utils.FrozenDict({finalize(k): finalize(v) for k, v in value.items()})
+        if value_type is dict:
+            return utils.FrozenDict({finalize(k): finalize(v) for k, v in value.items()})
+        plain = value._d  # a FrozenDict's own dict: iterating the Mapping ABC costs a call per item
+        keys = [finalize(k) for k in plain]
+        values = [finalize(v) for v in plain.values()]
+        if all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values())):
+            return value
+        return utils.FrozenDict(zip(keys, values))
     if kind == _PLAIN_SEQUENCE:
-        return tuple([finalize(item) for item in value])
+        items = [finalize(item) for item in value]
+        if value_type is tuple and all(map(operator.is_, items, value)):
+            return value
+        return tuple(items)
     if kind == _MAPPING:
         return utils.FrozenDict((finalize(k), finalize(v)) for k, v in value.items())
     if kind == _SEQUENCE:

@@ -34,10 +34,21 @@ def _call(name, context, engine, *values):
     return context(name, engine, NO_VALUE, context)(*values)
 
 
+# yaql measures a value's shallow size (sys.getsizeof): a FrozenDict's never grows, and a short
+# string, tuple or list is far below the quota (512 KiB).
+_SHORT = 1000
+_SHORT_SIZED = frozenset((str, tuple, list))
+
+
 def _quota(engine, result):
     """yaql's memory quota check of a result, skipped for values far below any quota."""
     result_type = type(result)
-    if result_type in _TINY or (result_type is int and -_SMALL < result < _SMALL):
+    if result_type in _TINY or result_type is utils.FrozenDict:
+        return result
+    if result_type is int:
+        if -_SMALL < result < _SMALL:
+            return result
+    elif result_type in _SHORT_SIZED and len(result) < _SHORT:
         return result
     utils.limit_memory_usage(engine, (1, result))
     return result

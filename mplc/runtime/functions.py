@@ -241,7 +241,31 @@ _FORMATTER = _SafeFormatter()
 @specs.name("format")
 @specs.extension_method
 def format_(format_, *args, **kwargs):
+    plain = _PLAIN_FORMATS.get(format_)
+    if plain is None:
+        plain = _plain_format(format_)
+        if len(_PLAIN_FORMATS) < 4096:
+            _PLAIN_FORMATS[format_] = plain
+    if plain:
+        return format_.format(*args, **kwargs)
     return _FORMATTER.format(format_, *args, **kwargs)
+
+
+_PLAIN_FORMATS: dict = {}
+
+
+def _plain_format(format_: str) -> bool:
+    """Whether no field of ``format_`` (nested ones in format specs included) reaches an
+    attribute or item: then ``str.format`` is safe, and its errors are the reference's."""
+    try:
+        for _, field, spec, _ in _FORMATTER.parse(format_):
+            if field is not None and any(c in field for c in ".["):
+                return False
+            if spec and not _plain_format(spec):
+                return False
+    except ValueError:
+        return True
+    return True
 
 
 _DIGITS_36 = string.digits + string.ascii_lowercase
