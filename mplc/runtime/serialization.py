@@ -119,6 +119,13 @@ class _ModelChecker:
         for key, value in data.items():
             if key == "?":
                 continue
+            if type(key) is not str:
+                self.problems.append(("TypeError", f"{path}[{key!r}]: a property name is a string"))
+                continue
+            if not utils.is_keyword(key):
+                self.problems.append(
+                    ("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)"))
+                continue
             if declared is not None and key not in declared:
                 self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property "
                                      f"or .init argument {key!r}; ignored")
