@@ -55,6 +55,7 @@ class _ModelChecker:
         self.warnings = []
         self.ids = {}
         self.declared = {}
+        self.names = {}
 
     def document(self, model):
         if not isinstance(model, dict):
@@ -122,7 +123,10 @@ class _ModelChecker:
             if type(key) is not str:
                 self.problems.append(("TypeError", f"{path}[{key!r}]: a property name is a string"))
                 continue
-            if not utils.is_keyword(key):
+            is_name = self.names.get(key)
+            if is_name is None:
+                is_name = self.names[key] = utils.is_keyword(key)
+            if not is_name:
                 self.problems.append(
                     ("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)"))
                 continue
