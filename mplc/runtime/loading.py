@@ -20,15 +20,23 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
         return None
     freeze = _unchanged if frozen else bridge.finalize
     spec = {}
+    header = None
     for key, value in data.items():
-        key = freeze(key)
+        if type(key) is not str:
+            key = freeze(key)
         if (type(key) is not str and isinstance(key, (TypeReference, MuranoType))) or (
                 scope is not None and isinstance(key, str) and ":" in key):
             murano_type = executor.find_class(key, scope)
             spec.update((freeze(k), freeze(v)) for k, v in data.items() if freeze(k) != key)
             return murano_type, dict(freeze(value) or {}), spec
-        spec[key] = freeze(value)
-    header = dict(spec.pop("?", None) or {})
+        if key == "?":
+            header = value
+        else:
+            spec[key] = freeze(value)
+    if frozen or type(header) is not dict:
+        header = dict(freeze(header) or {})
+    else:
+        header = {freeze(key): freeze(value) for key, value in header.items()}
     type_value = header.get("type")
     murano_type = None
     if isinstance(type_value, (TypeReference, MuranoType)):

@@ -55,6 +55,7 @@ class _ModelChecker:
         self.warnings = []
         self.ids = {}
         self.declared = {}
+        self.names = {}
 
     def document(self, model):
         if not isinstance(model, dict):
@@ -118,6 +119,16 @@ class _ModelChecker:
         declared = self.declared_names(header, path) if texts_are_strings else None
         for key, value in data.items():
             if key == "?":
+                continue
+            if type(key) is not str:
+                self.problems.append(("TypeError", f"{path}[{key!r}]: a property name is a string"))
+                continue
+            is_name = self.names.get(key)
+            if is_name is None:
+                is_name = self.names[key] = utils.is_keyword(key)
+            if not is_name:
+                self.problems.append(
+                    ("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)"))
                 continue
             if declared is not None and key not in declared:
                 self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property "
