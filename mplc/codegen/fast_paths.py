@@ -45,6 +45,17 @@ def _triple_call(at: PyAst, function: ast.expr, *operands: ast.expr) -> ast.expr
                    keywords=[])
 
 
+INLINE_INTEGER_OPERATORS = {
+    "#operator_+": ast.Add(), "#operator_-": ast.Sub(), "#operator_*": ast.Mult(),
+    "#operator_<": ast.Lt(), "#operator_<=": ast.LtE(), "#operator_>": ast.Gt(), "#operator_>=": ast.GtE(),
+}
+
+
+def _plain_operand(code: ast.expr) -> bool:
+    """A local or an int constant: evaluating it twice costs nothing and changes nothing."""
+    return isinstance(code, ast.Name) or (isinstance(code, ast.Constant) and type(code.value) is int)
+
+
 def normal_variable_name(name: str) -> str:
     """The key yaql's contexts store a variable under: ``$x``; ``$`` is ``$1``."""
     name = name if name.startswith("$") else "$" + name
@@ -100,7 +111,11 @@ class FastPaths:
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
         if name in self.binary and len(args) == 2:
-            return _triple_call(at, fast_attribute(at, self.binary[name]), operand(args[0]), operand(args[1]))
+            left, right = operand(args[0]), operand(args[1])
+            call = _triple_call(at, fast_attribute(at, self.binary[name]), left, right)
+            if self.builder.locals is not None:
+                return self._inline_integers(at, name, left, right, call) or call
+            return call
         if name in COMPARISONS and len(args) == 2:
             return at.Compare(left=operand(args[0]), ops=[COMPARISONS[name]()],
                               comparators=[operand(args[1])])
@@ -118,6 +133,39 @@ class FastPaths:
         if tree.uses_receiver:
             return self._function(at, tree)
         return None
+
+    def _inline_integers(self, at: PyAst, name: str, left: ast.expr, right: ast.expr,
+                         call: ast.expr) -> ast.expr | None:
+        """In a body: ``+ - *`` and comparisons of two locals or int constants computed inline
+        when both are ints (a sum far from the memory quota, as the helper checks), the helper
+        otherwise."""
+        operator = INLINE_INTEGER_OPERATORS.get(name)
+        if name == "#operator_mod" and isinstance(right, ast.Constant) and type(right.value) is int \
+                and right.value:
+            operator = ast.Mod()
+        if operator is None or not all(_plain_operand(code) for code in (left, right)):
+            return None
+        guards = [at.Compare(left=at.Call(func=load(at, "type"), args=[code], keywords=[]),
+                             ops=[ast.Is()], comparators=[load(at, "int")])
+                  for code in (left, right) if not isinstance(code, ast.Constant)]
+        if isinstance(operator, ast.cmpop):
+            value = at.Compare(left=left, ops=[operator], comparators=[right])
+        elif isinstance(operator, ast.Mod):
+            value = at.BinOp(left=left, op=operator, right=right)
+        else:
+            temporary = self.builder.new_name("t")
+            bound = self.builder.module_constant(at, "INLINE_BOUND")
+            guards.append(at.Compare(
+                left=at.UnaryOp(op=ast.USub(), operand=bound), ops=[ast.Lt(), ast.Lt()],
+                comparators=[at.NamedExpr(target=store(at, temporary),
+                                          value=at.BinOp(left=left, op=operator, right=right)), bound]))
+            value = load(at, temporary)
+        if not guards:
+            return value
+        test = guards[0] if len(guards) == 1 else at.BoolOp(op=ast.And(), values=guards)
+        inline = at.IfExp(test=test, body=value, orelse=call)
+        self.builder.scalar_when_inline.add(id(inline))
+        return inline
 
     def _function(self, at: PyAst, tree: ir.Function) -> ast.expr | None:
         """``dict(k => v, ...)``, ``format(f, a...)``, ``len(x)``, ``range(n)``, ``new(T, k => v, ...)``:

@@ -157,6 +157,8 @@ class ModuleBuilder:
         self._constants: dict[tuple, str] = {}
         self.fast = FastPaths(self, legacy) if fast_paths else None
         self.locals: BodyLocals | None = None
+        self.scalar_when_inline: set[int] = set()  # ids of IfExps whose inline branch is an int or bool
+        self._module_constants: dict[str, ast.expr] = {}
 
     def new_name(self, prefix: str) -> str:
         self._counter += 1
@@ -172,6 +174,12 @@ class ModuleBuilder:
         name = self.new_name(prefix)
         self.definitions.append(function_def(at, name, parameter_names, body))
         return name
+
+    def module_constant(self, at: PyAst, name: str) -> ast.expr:
+        """``_r.fast.<name>`` bound once to a module-level name."""
+        if name not in self._module_constants:
+            self._module_constants[name] = self.define(at, "C", fast_attribute(at, name))
+        return load(at, self._module_constants[name].id)
 
     # -- expressions ---------------------------------------------------------------------
 
@@ -260,6 +268,9 @@ class ModuleBuilder:
         if self.locals is not None:
             code = self.expression_code(expression.tree)
             if self.fast.returns_scalar(expression.tree):
+                return code
+            if isinstance(code, ast.IfExp) and id(code) in self.scalar_when_inline:
+                code.orelse = runtime_call(at, "result", code.orelse)
                 return code
             return runtime_call(at, "result", code)
         function = self.expression_function(expression.tree)

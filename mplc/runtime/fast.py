@@ -28,6 +28,8 @@ _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
 _SMALL = 1 << 4096
+INLINE_BOUND = _SMALL
+"""Inline integer arithmetic in bodies keeps results strictly within this bound (else the helper)."""
 
 
 def _call(name, context, engine, *values):
