@@ -86,20 +86,26 @@ class LoadSession:
         return found
 
     def load_root(self, data, default_type, scope, context):
-        frozen = context is None
-        if not frozen:
+        caller_type = None
+        if context is not None:
             data = bridge.finalize(data)  # both passes read it: lazy values must survive one
+            caller_type = context[bridge.TYPE]
         self.initializing = True
-        root = self._load(data, self.root_owner, default_type, scope, context, True)
+        root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
         self.initializing = False
-        return self._load(data, self.root_owner, default_type, scope, context, True, root)
+        return self._load(data, self.root_owner, default_type, scope, context, caller_type, True,
+                          root)
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
         reference, so objects created in the first pass are owned by the object that stays)."""
-        return self._load(data, owner, default_type, scope, context, context is None, existing)
+        caller_type = None if context is None else context[bridge.TYPE]
+        return self._load(data, owner, default_type, scope, context, caller_type, context is None,
+                          existing)
 
-    def _load(self, data, owner, default_type, scope, context, frozen, existing=None):
+    def _load(self, data, owner, default_type, scope, context, caller_type, frozen, existing=None):
+        """``load`` of data that is ``frozen`` (from a model, or finalized already), by code of
+        class ``caller_type`` running in ``context`` (None for a model's object)."""
         murano_type, properties, header = self.parse(data, scope, frozen)
         murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
                                       else default_type)
@@ -117,8 +123,6 @@ class LoadSession:
         if context is None:
             caller_type = obj.type
             context = _ObjectContextOf(self, obj)
-        else:
-            caller_type = context[bridge.TYPE]
         steps = []
         self.initialize(obj, context, caller_type, properties, set(), steps)
         self.steps.extend(steps)

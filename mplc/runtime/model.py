@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import collections
 import os
-import types
 
 from yaql.language import specs, utils, yaqltypes
 
@@ -405,9 +404,6 @@ def _ambiguous_method(murano_type, name):
     return MuranoMethod(murano_type, MethodSpec(name, body=body, arguments=()))
 
 
-_NO_PARENTS = types.MappingProxyType({})
-
-
 class MuranoObject:
     """An object, or (``this`` set) the part of an object that one of its classes owns.
 
@@ -425,7 +421,7 @@ class MuranoObject:
         self.name = name
         self.metadata = metadata
         self.properties = {}
-        self.parents = {} if murano_type.parents else _NO_PARENTS
+        self.parents = {}
         self.this = this
         self.real_this = this or self
         self.initialized = False

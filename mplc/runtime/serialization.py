@@ -303,7 +303,9 @@ class _Writer:
         for name in names:
             if name in values:
                 value = values[name]
-                if name in by_reference and isinstance(value, MuranoObject):
+                if type(value) in _SCALAR_TYPES:
+                    result[name] = value
+                elif name in by_reference and isinstance(value, MuranoObject):
                     result[name] = value.object_id
                 else:
                     result[name] = self.value(value, real, result, name)
@@ -368,7 +370,8 @@ class _Writer:
     def sequence(self, value, parent):
         result = []
         for index, item in enumerate(value):
-            result.append(self.value(item, parent, result, index))
+            result.append(item if type(item) in _SCALAR_TYPES
+                          else self.value(item, parent, result, index))
         return result
 
 
