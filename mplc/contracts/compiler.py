@@ -60,13 +60,20 @@ _UNCHANGED = {
 }
 
 
-def unchanged_types(tree: ir.Expr) -> frozenset[str]:
+def unchanged_types(tree: ir.Expr, numeric_check: bool = False) -> frozenset[str]:
     """The scalar types a contract expression passes through untouched: a chain of ``string()``,
-    ``int()``, ``bool()`` and ``notNull()`` on ``$`` (``$`` alone passes every scalar)."""
+    ``int()``, ``bool()`` and ``notNull()`` on ``$`` (``$`` alone passes every scalar). With
+    ``numeric_check`` the chain ends in a check() whose predicate has a numeric twin: then the
+    numbers among those types pass untouched whenever the twin holds."""
     chain = method_chain(tree)
     if chain is None:
         return frozenset()
     types = _SCALAR_TYPES
+    if numeric_check:
+        if not chain or chain[-1].name != "check":
+            return frozenset()
+        chain = chain[:-1]
+        types = frozenset(("int", "float"))
     for call in chain:
         if call.name not in _UNCHANGED or call.args:
             return frozenset()
@@ -169,25 +176,33 @@ class _Validators:
     def __init__(self, hoist_expression: HoistExpression, hoist_numeric_predicate, main_name: str):
         self._hoist_expression = hoist_expression
         self._hoist_numeric_predicate = hoist_numeric_predicate
+        self._numeric_checks: list[ast.expr] = []  # numeric twins of the check() calls compiled so far
         self._main_name = main_name
         self._helpers = 0
         self._definitions: list[ast.stmt] = []
 
     def define(self, contract: ir.Contract, name: str) -> list[ast.stmt]:
         at = PyAst(contract.pos)
+        twins_before = len(self._numeric_checks)
         body = self._body(contract, at)
+        own_twins = self._numeric_checks[twins_before:]
         passkey = at.If(test=at.Compare(left=_load(at, "value"), ops=[ast.Is()],
                                         comparators=[_contracts_attribute(at, "PASSKEY")]),
                         body=[at.Return(value=_load(at, "value"))], orelse=[])
         arguments = ast.arguments(posonlyargs=[], args=[at.arg(arg="value"), at.arg(arg="cc")],
                                   kwonlyargs=[], kw_defaults=[], defaults=[])
         decorators = []
-        unchanged = (unchanged_types(contract.expression.tree)
-                     if isinstance(contract, ir.ContractExpression) else frozenset())
+        unchanged, condition = frozenset(), None
+        if isinstance(contract, ir.ContractExpression):
+            unchanged = unchanged_types(contract.expression.tree)
+            if not unchanged and len(own_twins) == 1:
+                unchanged = unchanged_types(contract.expression.tree, numeric_check=True)
+                condition = own_twins[0] if unchanged else None
         if unchanged:
+            keywords = [] if condition is None else [at.keyword(arg="when", value=condition)]
             decorators.append(at.Call(func=_contracts_attribute(at, "passes_unchanged"),
                                       args=[at.Constant(value=name) for name in sorted(unchanged)],
-                                      keywords=[]))
+                                      keywords=keywords))
         self._definitions.append(at.FunctionDef(name=name, args=arguments, body=[passkey, *body],
                                                 decorator_list=decorators, returns=None, type_params=[]))
         return self._definitions
@@ -258,6 +273,7 @@ class _Validators:
             numeric = self._hoist_numeric_predicate(ir.Expression(expression.source, predicate, predicate.pos))
             if numeric is not None:
                 arguments.append(numeric)
+                self._numeric_checks.append(numeric)
         return _primitive_call(at, signature.primitive, *arguments), call.pos
 
     def _argument(self, argument: ir.Expr, kind: str, optional: bool,

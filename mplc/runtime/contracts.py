@@ -152,11 +152,13 @@ def check_type(validator, value, cc: ContractContext) -> bool:
 _SCALAR_TYPES = {"str": str, "int": int, "float": float, "bool": bool, "null": type(None)}
 
 
-def passes_unchanged(*type_names):
+def passes_unchanged(*type_names, when=None):
     """Marks a validator that returns values of exactly these types untouched in every mode (the
-    compiler proves it for chains of string/int/bool/notNull): callers may skip the call."""
+    compiler proves it for chains of string/int/bool/notNull), or, with ``when``, those for
+    which ``when(value, None, engine)`` holds (a final check() of a number): callers may skip it."""
     def mark(validator):
         validator.passes_unchanged = frozenset(_SCALAR_TYPES[name] for name in type_names)
+        validator.passes_unchanged_when = when
         return validator
     return mark
 
@@ -164,6 +166,11 @@ def passes_unchanged(*type_names):
 def unchanged_types(validator) -> frozenset:
     """The exact types ``validator`` (or a missing contract: none) passes untouched."""
     return getattr(validator, "passes_unchanged", frozenset())
+
+
+def unchanged_condition(validator):
+    """What a value of those types must also satisfy to pass untouched (None: nothing)."""
+    return getattr(validator, "passes_unchanged_when", None)
 
 
 def string(value, cc: ContractContext):

@@ -452,7 +452,8 @@ class MethodCall:
                 continue
             else:
                 value = values[position]
-                if type(value) in argument.accepted_types:
+                if type(value) in argument.accepted_types and (
+                        argument.accepted_when is None or argument.accepted_when(value, None, engine)):
                     continue
             if checked is None:
                 checked = (receiver.real_this, variable(context, _ARGUMENT_OWNER_KEY),

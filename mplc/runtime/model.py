@@ -115,9 +115,10 @@ _UNCHECKED_TYPES = frozenset((str, int, float, bool, type(None), tuple, utils.Fr
 
 class MuranoArgument:
     """``accepted_types``: the exact types of given values that ``transform`` returns untouched
-    (its contract passes them unchanged), so a caller may skip it."""
+    (its contract passes them unchanged), so a caller may skip it; ``accepted_when``: None, or
+    the condition ``(value, None, engine)`` such a value must also meet."""
 
-    __slots__ = ("method", "name", "spec", "usage", "accepted_types")
+    __slots__ = ("method", "name", "spec", "usage", "accepted_types", "accepted_when")
 
     def __init__(self, method, spec):
         from mplc.runtime import contracts
@@ -127,6 +128,7 @@ class MuranoArgument:
         self.usage = spec.usage
         self.accepted_types = (_UNCHECKED_TYPES if spec.contract is None
                                else contracts.unchanged_types(spec.contract))
+        self.accepted_when = None if spec.contract is None else contracts.unchanged_condition(spec.contract)
 
     def transform(self, value, this, owner, calling_type):
         method = self.method

@@ -13,7 +13,7 @@ from yaql.language.utils import FrozenDict
 
 from contract_harness import (BASE, DERIVED, OTHER, MuranoObject,
                               WorldContractContext, World, apply, compile_contract, root_context)
-from mplc.runtime import contracts
+from mplc.runtime import bridge, contracts
 from mplc.runtime.errors import ContractViolationException, NoObjectFoundError
 
 
@@ -392,3 +392,28 @@ def test_numeric_check_predicates_agree_with_yaql(contract, numeric):
             except Exception as error:  # noqa: BLE001 - the two paths must fail alike
                 outcomes.append((type(error), str(error)))
         assert outcomes[0] == outcomes[1], value
+
+
+CONDITIONALLY_UNCHANGED = [
+    ("$.int().notNull().check($ > 0)", {int}),
+    ("$.check($ mod 2 = 0)", {int, float}),
+    ("$.int().check($ > 0).notNull()", set()),
+    ("$.string().check($ > 0)", set()),
+    ("$.int().check($ > 0).check($ < 5)", set()),
+    ("$.int().check($this = null)", set()),
+]
+
+
+@pytest.mark.parametrize("contract, types", CONDITIONALLY_UNCHANGED)
+def test_a_final_numeric_check_makes_numbers_pass_unchanged_when_it_holds(contract, types):
+    validator, _ = compile_contract(contract, fast_paths=True)
+    assert contracts.unchanged_types(validator) == types
+    condition = contracts.unchanged_condition(validator)
+    assert (condition is not None) == bool(types)
+    for value in NUMBERS:
+        if type(value) not in types or not condition(value, None, bridge.engine_for("1.3.0")):
+            continue
+        for mode in (contracts.TRANSFORM, contracts.TRANSFORM_UNFINALIZED, contracts.VALIDATE,
+                     contracts.CHECK_TYPE, contracts.FINALIZE):
+            result = apply(contract, value, mode, fast_paths=True)
+            assert result == value and type(result) is type(value), (value, mode)
