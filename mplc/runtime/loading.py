@@ -93,8 +93,10 @@ class LoadSession:
         self.initializing = True
         root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
         self.initializing = False
-        return self._load(data, self.root_owner, default_type, scope, context, caller_type, True,
-                          root)
+        root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True, root)
+        self.parsed.clear()  # freed now, while the executor holds the collector off
+        self.contexts.clear()
+        return root
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the

@@ -13,7 +13,7 @@ import os
 
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import bridge, errors
+from mplc.runtime import bridge, contracts, errors
 
 NO_VALUE = utils.NO_VALUE
 WRITABLE_USAGES = ("Out", "InOut", "Runtime", "Static", "Config")
@@ -64,13 +64,18 @@ class TypeReference:
 
 
 class MuranoProperty:
-    __slots__ = ("declaring_type", "name", "spec", "usage")
+    """``accepted_types``: the exact types of values that its contract passes unchanged (the
+    compiler marks such contracts), which ``transform`` returns without running it."""
+
+    __slots__ = ("declaring_type", "name", "spec", "usage", "accepted_types")
 
     def __init__(self, declaring_type, spec):
         self.declaring_type = declaring_type
         self.name = spec.name
         self.spec = spec
         self.usage = spec.usage
+        self.accepted_types = (frozenset() if spec.contract is None
+                               else contracts.unchanged_types(spec.contract))
 
     @property
     def has_default(self):
@@ -78,6 +83,8 @@ class MuranoProperty:
 
     def transform(self, value, this, owner, calling_type, context=None, finalize=True):
         """Apply the Default and the contract; errors carry the reference's ``[Class.prop]`` prefix."""
+        if type(value) in self.accepted_types:
+            return value
         try:
             return apply_contract(self.spec, self.declaring_type, value, this, owner,
                                   calling_type, finalize)
@@ -121,7 +128,6 @@ class MuranoArgument:
     __slots__ = ("method", "name", "spec", "usage", "accepted_types", "accepted_when")
 
     def __init__(self, method, spec):
-        from mplc.runtime import contracts
         self.method = method
         self.name = spec.name
         self.spec = spec

@@ -50,6 +50,13 @@ def test_inline_object_is_owned_by_its_parent(runtime):
     assert runtime.call(root, "total") == 3
 
 
+@pytest.mark.parametrize("given, loaded", [(3, 3), ("7", 7), (True, 1), (2.9, 2)])
+def test_int_property_contract_converts_what_is_not_an_int(runtime, given, loaded):
+    runtime.load(node("a", given))
+    value = objects_of(runtime)["a"].properties["value"]
+    assert (type(value), value) == (int, loaded)
+
+
 def test_reference_by_id_resolves_to_the_object_and_a_string_contract_keeps_the_string(runtime):
     runtime.load(node("a", 1, child=node("b", 2, peer="a"), reference="a"))
     store = objects_of(runtime)
