@@ -51,11 +51,6 @@ INLINE_INTEGER_OPERATORS = {
 }
 
 
-def _plain_operand(code: ast.expr) -> bool:
-    """A local or an int constant: evaluating it twice costs nothing and changes nothing."""
-    return isinstance(code, ast.Name) or (isinstance(code, ast.Constant) and type(code.value) is int)
-
-
 def normal_variable_name(name: str) -> str:
     """The key yaql's contexts store a variable under: ``$x``; ``$`` is ``$1``."""
     name = name if name.startswith("$") else "$" + name
@@ -112,10 +107,11 @@ class FastPaths:
         operand = self.builder.expression_code
         if name in self.binary and len(args) == 2:
             left, right = operand(args[0]), operand(args[1])
-            call = _triple_call(at, fast_attribute(at, self.binary[name]), left, right)
             if self.builder.locals is not None:
-                return self._inline_integers(at, name, left, right, call) or call
-            return call
+                inline = self._inline_integers(at, name, left, right)
+                if inline is not None:
+                    return inline
+            return _triple_call(at, fast_attribute(at, self.binary[name]), left, right)
         if name in COMPARISONS and len(args) == 2:
             return at.Compare(left=operand(args[0]), ops=[COMPARISONS[name]()],
                               comparators=[operand(args[1])])
@@ -134,20 +130,41 @@ class FastPaths:
             return self._function(at, tree)
         return None
 
-    def _inline_integers(self, at: PyAst, name: str, left: ast.expr, right: ast.expr,
-                         call: ast.expr) -> ast.expr | None:
-        """In a body: ``+ - *`` and comparisons of two locals or int constants computed inline
-        when both are ints (a sum far from the memory quota, as the helper checks), the helper
-        otherwise."""
+    def _inline_integers(self, at: PyAst, name: str, left: ast.expr, right: ast.expr) -> ast.expr | None:
+        """In a body: ``+ - *``, ``mod`` by a non-zero constant and comparisons computed inline
+        when both operands are ints (a sum kept within the helpers' quota bound), the helper
+        otherwise. Operands other than locals and constants are evaluated once, in order, into
+        temporaries (the test evaluates them all before it decides)."""
         operator = INLINE_INTEGER_OPERATORS.get(name)
         if name == "#operator_mod" and isinstance(right, ast.Constant) and type(right.value) is int \
                 and right.value:
             operator = ast.Mod()
-        if operator is None or not all(_plain_operand(code) for code in (left, right)):
+        if operator is None:
             return None
-        guards = [at.Compare(left=at.Call(func=load(at, "type"), args=[code], keywords=[]),
-                             ops=[ast.Is()], comparators=[load(at, "int")])
-                  for code in (left, right) if not isinstance(code, ast.Constant)]
+        evaluated, plain_guards, uses = [], [], []
+        for code in (left, right):
+            if isinstance(code, ast.Constant):
+                if type(code.value) is not int:
+                    return None
+                uses.append(code)
+                continue
+            if isinstance(code, ast.Name):
+                first, use = code, code
+            else:
+                temporary = self.builder.new_name("t")
+                first, use = at.NamedExpr(target=store(at, temporary), value=code), load(at, temporary)
+            guard = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
+                               ops=[ast.Is()], comparators=[load(at, "int")])
+            (plain_guards if first is code else evaluated).append(guard)
+            uses.append(use)
+        left, right = uses
+        call = _triple_call(at, fast_attribute(at, self.binary[name]), left, right)
+        guards = []
+        if evaluated:
+            both = evaluated[0] if len(evaluated) == 1 else at.BinOp(left=evaluated[0], op=ast.BitAnd(),
+                                                                      right=evaluated[1])
+            guards.append(both)
+        guards.extend(plain_guards)
         if isinstance(operator, ast.cmpop):
             value = at.Compare(left=left, ops=[operator], comparators=[right])
         elif isinstance(operator, ast.Mod):

@@ -157,20 +157,24 @@ def passes_unchanged(*type_names, when=None):
     compiler proves it for chains of string/int/bool/notNull), or, with ``when``, those for
     which ``when(value, None, engine)`` holds (a final check() of a number): callers may skip it."""
     def mark(validator):
-        validator.passes_unchanged = frozenset(_SCALAR_TYPES[name] for name in type_names)
-        validator.passes_unchanged_when = when
+        types = frozenset(_SCALAR_TYPES[name] for name in type_names)
+        if when is None:
+            validator.passes_unchanged = types
+        else:
+            validator.passes_unchanged_when = (types, when)
         return validator
     return mark
 
 
 def unchanged_types(validator) -> frozenset:
-    """The exact types ``validator`` (or a missing contract: none) passes untouched."""
+    """The exact types ``validator`` (or a missing contract: none) always passes untouched."""
     return getattr(validator, "passes_unchanged", frozenset())
 
 
-def unchanged_condition(validator):
-    """What a value of those types must also satisfy to pass untouched (None: nothing)."""
-    return getattr(validator, "passes_unchanged_when", None)
+def conditionally_unchanged(validator) -> tuple:
+    """``(types, when)``: values of these exact types pass ``validator`` untouched when
+    ``when(value, None, engine)`` holds; ``(frozenset(), None)`` for other validators."""
+    return getattr(validator, "passes_unchanged_when", (frozenset(), None))
 
 
 def string(value, cc: ContractContext):

@@ -481,8 +481,8 @@ class Executor:
         this = receiver if receiver.type is declaring_type else receiver.cast(declaring_type)
         if actions_only and not plan.is_action:
             raise errors.MethodNotExposed(f"{method.name} is not an action")
-        context = plan.parent.create_child_context()
-        data = context._data = plan.template.copy()
+        data = plan.template.copy()
+        context = child_context(plan.parent, data)
         data[_THIS_KEY] = data[_RECEIVER_KEY] = this.real_this
         data[_CALLER_CONTEXT_KEY] = caller_context
         data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
@@ -681,6 +681,18 @@ class Executor:
         from mplc.runtime.serialization import finish_run
         with self.active():
             return finish_run(self)
+
+
+def child_context(parent, data):
+    """``parent.create_child_context()`` holding ``data``, without running yaql's constructors
+    (the attributes are those ``Context.__init__`` sets; a test compares them with yaql's)."""
+    context = _new_object(Context)
+    context.__dict__ = {"_parent_context": parent, "_convention": parent._convention, "_functions": {},
+                        "_data": data, "_exclusive_funcs": set()}
+    return context
+
+
+_new_object = object.__new__
 
 
 @contextlib.contextmanager

@@ -464,4 +464,6 @@ class MethodCall:
             else:
                 converted[position] = value
         result = method.declaring_type.executor.invoke_direct(method, receiver, converted, context)
-        return result if type(result) in _TINY else _quota(engine, result)
+        if type(result) is int and -_SMALL < result < _SMALL:
+            return result
+        return _quota(engine, result)

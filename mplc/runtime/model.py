@@ -132,9 +132,11 @@ class MuranoArgument:
         self.name = spec.name
         self.spec = spec
         self.usage = spec.usage
-        self.accepted_types = (_UNCHECKED_TYPES if spec.contract is None
-                               else contracts.unchanged_types(spec.contract))
-        self.accepted_when = None if spec.contract is None else contracts.unchanged_condition(spec.contract)
+        self.accepted_types, self.accepted_when = _UNCHECKED_TYPES, None
+        if spec.contract is not None:
+            self.accepted_types = contracts.unchanged_types(spec.contract)
+            if not self.accepted_types:
+                self.accepted_types, self.accepted_when = contracts.conditionally_unchanged(spec.contract)
 
     def transform(self, value, this, owner, calling_type):
         method = self.method

@@ -112,3 +112,22 @@ def test_property_from_model_and_serialize(executor):
     assert model["Objects"]["greeting"] == "hey"
     assert model["Objects"]["?"]["id"] == "o1"
     assert model["Objects"]["?"]["type"] == f"{APP}.Child/1.0.0@{APP}"
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_child_context_is_what_yaql_builds(linked):
+    """invoke_direct builds call contexts without yaql's constructors: same attributes, same values."""
+    import yaql
+    from yaql.language import contexts
+
+    from mplc.runtime.executor import child_context
+    parent = yaql.create_context().create_child_context()
+    if linked:
+        parent = contexts.LinkedContext(parent, contexts.Context())
+    ours, theirs = child_context(parent, {"$x": 1}), parent.create_child_context()
+    theirs["x"] = 1
+    assert type(ours) is type(theirs)
+    assert vars(ours).keys() == vars(theirs).keys()
+    assert {key: value for key, value in vars(ours).items() if key != "_functions"} == \
+        {key: value for key, value in vars(theirs).items() if key != "_functions"}
+    assert ours["x"] == 1 and ours.parent is parent and ours.collect_functions("len")
