@@ -42,16 +42,19 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
     if isinstance(type_value, (TypeReference, MuranoType)):
         murano_type = executor.find_class(type_value)
     elif type_value:
-        key = (str(type_value), header.get("classVersion"), header.get("package"))
-        if model_classes is None or type(key[1]) not in _TEXT_OR_NONE or (
-                type(key[2]) not in _TEXT_OR_NONE):
-            model_classes = {}
-        murano_type = model_classes.get(key)
+        type_text, class_version, package = (
+            str(type_value), header.get("classVersion"), header.get("package"))
+        if type(class_version) not in _TEXT_OR_NONE or type(package) not in _TEXT_OR_NONE:
+            model_classes = None
+        class_key = (type_text, class_version, package)
+        murano_type = None if model_classes is None else model_classes.get(class_key)
         if murano_type is None:
-            name, _, rest = key[0].partition("/")
+            name, _, rest = type_text.partition("/")
             version_text, _, package_name = rest.partition("@")
-            murano_type = model_classes[key] = executor.class_version(
-                name, version_text or key[1], package_name or key[2])
+            murano_type = executor.class_version(name, version_text or class_version,
+                                                 package_name or package)
+            if model_classes is not None:
+                model_classes[class_key] = murano_type
     return murano_type, spec, header
 
 
@@ -233,7 +236,6 @@ class LoadSession:
             if failures >= remaining:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
-
 
 
 def _run_steps(executor, steps):

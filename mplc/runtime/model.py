@@ -64,8 +64,9 @@ class TypeReference:
 
 
 class MuranoProperty:
-    """``accepted_types``: the exact types of values that its contract passes unchanged (the
-    compiler marks such contracts), which ``transform`` returns without running it."""
+    """``accepted_types``: the exact types of values that its contract passes unchanged with no
+    further condition (the compiler marks such contracts), which ``transform`` returns without
+    running it."""
 
     __slots__ = ("declaring_type", "name", "spec", "usage", "accepted_types")
 
@@ -74,8 +75,11 @@ class MuranoProperty:
         self.name = spec.name
         self.spec = spec
         self.usage = spec.usage
-        self.accepted_types = (frozenset() if spec.contract is None
-                               else contracts.unchanged_types(spec.contract))
+        contract = spec.contract
+        self.accepted_types = (
+            contracts.unchanged_types(contract)
+            if contract is not None and contracts.unchanged_condition(contract) is None
+            else frozenset())
 
     @property
     def has_default(self):

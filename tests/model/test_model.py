@@ -57,6 +57,20 @@ def test_int_property_contract_converts_what_is_not_an_int(runtime, given, loade
     assert (type(value), value) == (int, loaded)
 
 
+@pytest.mark.parametrize("level, error", [(3, None), (-1, "doesn't match predicate"),
+                                          ("x", "violates int\\(\\) contract")])
+def test_property_contract_with_a_check_runs_for_every_value(runtime, level, error):
+    model = {"?": {"id": "g", "type": "tests.model.Gauge"}, "level": level}
+    if error is None:
+        runtime.load(model)
+        assert objects_of(runtime)["g"].properties["level"] == level
+    else:
+        with pytest.raises(MuranoError, match=error):
+            runtime.load(model)
+        with pytest.raises(MuranoError, match=error):
+            runtime.new("tests.model.Gauge", level=level)
+
+
 def test_reference_by_id_resolves_to_the_object_and_a_string_contract_keeps_the_string(runtime):
     runtime.load(node("a", 1, child=node("b", 2, peer="a"), reference="a"))
     store = objects_of(runtime)
