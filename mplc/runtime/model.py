@@ -75,11 +75,8 @@ class MuranoProperty:
         self.name = spec.name
         self.spec = spec
         self.usage = spec.usage
-        contract = spec.contract
-        self.accepted_types = (
-            contracts.unchanged_types(contract)
-            if contract is not None and contracts.unchanged_condition(contract) is None
-            else frozenset())
+        self.accepted_types = (frozenset() if spec.contract is None
+                               else contracts.unchanged_types(spec.contract))
 
     @property
     def has_default(self):
