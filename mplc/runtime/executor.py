@@ -465,10 +465,9 @@ class Executor:
 
     def invoke_direct(self, method, receiver, args, caller_context):
         """``invoke`` of a MuranoPL instance method that ``receiver``'s class resolves, with its
-        arguments checked and given positionally (``fast.MethodCall``), in one step: outside
-        Parallel branches and without a Synchronize meta nothing is locked, and a caller that is
-        itself a method body holds its caller keys in its own data. Stack traces and the
-        garbage collector see this frame as they see ``run_body``'s."""
+        arguments checked and given positionally (``fast.MethodCall``): outside Parallel
+        branches and without a Synchronize meta nothing is locked, and a caller that is itself a
+        method body holds its caller keys in its own data, so the call context is built here."""
         plan = self._call_plans.get(method)
         caller_data = caller_context._data if type(caller_context) is Context else _NO_DATA
         allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY, NO_VALUE)
@@ -489,19 +488,7 @@ class Executor:
         if this.destroyed:
             raise errors.ObjectDestroyedError(this)
         data.update(zip(plan.argument_keys, args))
-        body = method.spec.body
-        if body is None:
-            return None
-        running = self.running_bodies
-        running[id(context)] = context
-        try:
-            return body(context)
-        except errors.MuranoPlException:
-            raise
-        except Exception as error:
-            raise flow.to_murano_exception(error, sys.exc_info()[2]) from None
-        finally:
-            del running[id(context)]
+        return run_body(method, context)
 
     @staticmethod
     def _lock_key(synchronize, method, this, values, context):

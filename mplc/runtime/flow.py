@@ -23,13 +23,12 @@ YAML_SUFFIXES = (".yaml", ".yml")
 def _frames_outward(innermost_first):
     """MuranoPL frames, innermost first, one per running method as the reference's (the
     innermost YAML code location of each call, with its 1-based column when known)."""
-    from mplc.runtime.executor import Executor, run_body
-    body_runners = (run_body.__code__, Executor.invoke_direct.__code__)
+    from mplc.runtime.executor import run_body
     result = []
     pending = None
     for frame, line, instruction_offset in innermost_first:
         code = frame.f_code
-        if code in body_runners:
+        if code is run_body.__code__:
             method = frame.f_locals.get("method")
             if pending is not None:
                 pending["method"] = method.name
