@@ -52,3 +52,26 @@ def test_runtime_schema_is_what_mplc_schema_prints(tmp_path):
     printed = _mplc("schema", "--path", HELLO, "com.example.Hello")
     assert printed.returncode == 0, printed.stderr
     assert runtime.schema("com.example.Hello") == json.loads(printed.stdout)
+
+
+COUNTER = {
+    "manifest.yaml": "Format: MuranoPL/1.3\nType: Library\nFullName: tests.counter\n"
+                     "Classes:\n  tests.counter.Counter: Counter.yaml\n",
+    "Classes/Counter.yaml": "Namespaces:\n  =: tests.counter\nName: Counter\nMethods:\n"
+                            "  down:\n    Arguments:\n      - n: {Contract: $.int().notNull()}\n"
+                            "    Body:\n      - If: $n <= 0\n        Then:\n          Return: 0\n"
+                            "      - Return: 1 + $this.down($n - 1)\n",
+}
+
+
+def test_a_dropped_runtime_is_freed_after_direct_method_calls(tmp_path):
+    """Compiled modules outlive runtimes: what their call sites resolve is kept by the classes."""
+    import gc
+    import weakref
+    runtime = mplc.Runtime([_write(tmp_path / "pkg", COUNTER)], cache_dir=str(tmp_path / "cache"))
+    obj = runtime.new("tests.counter.Counter")
+    assert runtime.render(runtime.call(obj, "down", 5)) == 5
+    executor = weakref.ref(runtime.executor)
+    del runtime, obj
+    gc.collect()
+    assert executor() is None

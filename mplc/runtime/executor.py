@@ -577,11 +577,14 @@ class Executor:
             return self.loading.load(data, owner, default_type, scope, context)
         session = LoadSession(self, owner, keep_ids)
         self.loading = session
+        collecting = gc.isenabled()  # paused as collector_paused() does, without its generator
+        gc.disable()
         try:
-            with collector_paused():
-                result = session.load_root(data, default_type, scope, context)
+            result = session.load_root(data, default_type, scope, context)
         finally:
             self.loading = None
+            if collecting:
+                gc.enable()
         for initializer in session.initializers:
             initializer()
         for obj in session.objects.values():

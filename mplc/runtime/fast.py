@@ -376,7 +376,8 @@ only under the legacy library, which keeps the bridge)."""
 
 
 class MethodCall:
-    """``receiver.name(args...)`` at one call site: MuranoPL methods resolved once per receiver class.
+    """``receiver.name(args...)`` at one call site: MuranoPL methods resolved once per receiver
+    class (kept by the class, so a dropped runtime's types are not held by compiled modules).
 
     The arguments are plain positional ones (codegen checks); ``lazy_expression`` is the lazy
     ``name(args...)`` node the bridge gets for every other receiver, and ``arguments`` compiled
@@ -385,8 +386,7 @@ class MethodCall:
     lists run directly on their receiver types where nothing else defines the name.
     """
 
-    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "methods", "query",
-                 "query_receivers")
+    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "query", "query_receivers")
 
     def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False):
         self.name = name
@@ -395,7 +395,6 @@ class MethodCall:
         # yaql hands a literal ``null`` to the stub as a constant its contract never sees.
         self.literal_nulls = tuple(isinstance(argument, expressions.Constant) and argument.value is None
                                    for argument in arguments)
-        self.methods: dict = {}
         query = QUERIES.get((name, len(arguments))) or QUERIES.get((name, None))
         self.query, self.query_receivers = query if queries and query else (None, ())
 
@@ -415,9 +414,9 @@ class MethodCall:
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
             murano_type = receiver.type
-            resolved = self.methods.get(murano_type, NO_VALUE)
+            resolved = murano_type.call_sites.get(self, NO_VALUE)
             if resolved is NO_VALUE:
-                resolved = self.methods[murano_type] = self._resolve(murano_type)
+                resolved = murano_type.call_sites[self] = self._resolve(murano_type)
             if resolved is not None:
                 return self.call_direct(receiver, context, engine,
                                         *[argument(NO_VALUE, context, engine) for argument in self.arguments])
@@ -432,16 +431,16 @@ class MethodCall:
         if type(receiver) is not MuranoObject:
             return False
         murano_type = receiver.type
-        resolved = self.methods.get(murano_type, NO_VALUE)
+        resolved = murano_type.call_sites.get(self, NO_VALUE)
         if resolved is NO_VALUE:
-            resolved = self.methods[murano_type] = self._resolve(murano_type)
+            resolved = murano_type.call_sites[self] = self._resolve(murano_type)
         return resolved is not None
 
     def call_direct(self, receiver, context, engine, *values):
         """The call with its arguments evaluated, after ``accepts(receiver)``: each is checked
         (a value its contract passes unchanged skips the check; a literal null is never
         checked), missing ones take their Defaults, and the method is invoked."""
-        method, arguments = self.methods[receiver.type]
+        method, arguments = receiver.type.call_sites[self]
         converted = list(values)
         checked = None
         literal_nulls = self.literal_nulls

@@ -233,6 +233,7 @@ class MuranoType:
         self.serialized_name = None
         self.action_entries = None
         self.instance_checks = {}
+        self.call_sites = {}  # fast.MethodCall site -> what it resolved to on this class
 
     @property
     def version(self):
