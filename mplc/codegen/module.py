@@ -100,23 +100,19 @@ class BodyLocals:
         return marker
 
     def prologue(self, at: PyAst, body: list[ast.stmt]) -> list[ast.stmt]:
-        """Statements binding what ``body`` uses: the variable scope, each local's current value
-        (unset variables read as null, as yaql's lookup does), ``receiver`` and ``engine``.
-        Fills in the reload placeholders of ``body``."""
+        """Statements binding what ``body`` may use: the variable scope, each local's current
+        value (unset variables read as null, as yaql's lookup does), ``receiver`` and ``engine``
+        (bound always: finding out whether the body uses them costs more). Fills in the reload
+        placeholders of ``body``."""
         if self.reload_markers:
             _ReloadFiller(self).visit(ast.Module(body=body, type_ignores=[]))
-        used = {node.id for statement in body for node in ast.walk(statement)
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
         statements: list[ast.stmt] = []
-        if self.names or VARIABLES in used:
+        if self.names:
             statements.append(at.Assign(targets=[store(at, VARIABLES)], value=at.Attribute(
                 value=load(at, "context"), attr="_data", ctx=ast.Load())))
         statements.extend(self.read_back(at, key) for key in self.names)
-        if "receiver" in used:
-            statements.append(at.Assign(targets=[store(at, "receiver")],
-                                        value=fast_attribute(at, "NO_VALUE")))
-        if "engine" in used:
-            statements.append(at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE")))
+        statements.append(at.Assign(targets=[store(at, "receiver")], value=fast_attribute(at, "NO_VALUE")))
+        statements.append(at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE")))
         return statements
 
 
