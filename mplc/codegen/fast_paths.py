@@ -148,11 +148,7 @@ class FastPaths:
                     return None
                 uses.append(code)
                 continue
-            if isinstance(code, ast.Name):
-                first, use = code, code
-            else:
-                temporary = self.builder.new_name("t")
-                first, use = at.NamedExpr(target=store(at, temporary), value=code), load(at, temporary)
+            first, use = self._evaluated_once(at, code)
             guard = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
                                ops=[ast.Is()], comparators=[load(at, "int")])
             (plain_guards if first is code else evaluated).append(guard)
@@ -237,19 +233,20 @@ class FastPaths:
         """In a body with locals: ``_MN.call_direct(r, context, engine, a...) if _MN.accepts(r)
         else _MN(r, context, engine)``, the receiver evaluated once and the arguments inline,
         evaluated only on the direct path (the site's lazy arguments read the variable scope)."""
-        receiver_code = self.builder.expression_code(receiver)
-        if isinstance(receiver_code, ast.Name):
-            first = receiver_code
-            again = lambda: load(at, receiver_code.id)  # noqa: E731
-        else:
-            temporary = self.builder.new_name("t")
-            first = at.NamedExpr(target=store(at, temporary), value=receiver_code)
-            again = lambda: load(at, temporary)  # noqa: E731
+        first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         accepts = at.Call(func=at.Attribute(value=site, attr="accepts", ctx=ast.Load()), args=[first], keywords=[])
         direct = at.Call(func=at.Attribute(value=site, attr="call_direct", ctx=ast.Load()),
-                         args=[again(), load(at, "context"), load(at, "engine"),
+                         args=[again, load(at, "context"), load(at, "engine"),
                                *(self.builder.expression_code(arg) for arg in args)], keywords=[])
-        return at.IfExp(test=accepts, body=direct, orelse=_triple_call(at, site, again()))
+        return at.IfExp(test=accepts, body=direct, orelse=_triple_call(at, site, again))
+
+    def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:
+        """``(first use, later uses)`` of a value: a local as it is, anything else bound to a
+        temporary by its first use (``(_tN := code)``, then ``_tN``)."""
+        if isinstance(code, ast.Name):
+            return code, code
+        temporary = self.builder.new_name("t")
+        return at.NamedExpr(target=store(at, temporary), value=code), load(at, temporary)
 
     def variable_assignment(self, target: ir.AssignmentTarget, value: ast.expr) -> ast.stmt | None:
         """``$name: value``: a plain variable other than ``$`` and ``$this`` (no error possible)."""

@@ -411,13 +411,16 @@ class MethodCall:
             return None
         return method, tuple(method.arguments.values())
 
+    def _resolved(self, murano_type):
+        """``_resolve``, once per class (the class keeps it)."""
+        resolved = murano_type.call_sites.get(self, NO_VALUE)
+        if resolved is NO_VALUE:
+            resolved = murano_type.call_sites[self] = self._resolve(murano_type)
+        return resolved
+
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
-            murano_type = receiver.type
-            resolved = murano_type.call_sites.get(self, NO_VALUE)
-            if resolved is NO_VALUE:
-                resolved = murano_type.call_sites[self] = self._resolve(murano_type)
-            if resolved is not None:
+            if self._resolved(receiver.type) is not None:
                 return self.call_direct(receiver, context, engine,
                                         *[argument(NO_VALUE, context, engine) for argument in self.arguments])
         elif type(receiver) in self.query_receivers and library_method(context, self.name):
@@ -428,13 +431,7 @@ class MethodCall:
         """Whether the call takes the direct path (``call_direct``): the receiver is a MuranoPL
         object whose class resolves the name to a plain MuranoPL method. Generated bodies test
         this before evaluating the arguments inline; otherwise they call the site."""
-        if type(receiver) is not MuranoObject:
-            return False
-        murano_type = receiver.type
-        resolved = murano_type.call_sites.get(self, NO_VALUE)
-        if resolved is NO_VALUE:
-            resolved = murano_type.call_sites[self] = self._resolve(murano_type)
-        return resolved is not None
+        return type(receiver) is MuranoObject and self._resolved(receiver.type) is not None
 
     def call_direct(self, receiver, context, engine, *values):
         """The call with its arguments evaluated, after ``accepts(receiver)``: each is checked
