@@ -230,15 +230,18 @@ class FastPaths:
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
                             args: tuple[ir.Expr, ...]) -> ast.expr:
-        """In a body with locals: ``_MN.call_direct(r, context, engine, a...) if _MN.accepts(r)
-        else _MN(r, context, engine)``, the receiver evaluated once and the arguments inline,
-        evaluated only on the direct path (the site's lazy arguments read the variable scope)."""
+        """In a body with locals: ``_dN(r, context, engine, a...) if (_dN := _MN.direct(r)) is
+        not None else _MN(r, context, engine)``, the receiver evaluated once and the arguments inline, evaluated only on the direct path (the site's
+        lazy arguments read the variable scope)."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
-        accepts = at.Call(func=at.Attribute(value=site, attr="accepts", ctx=ast.Load()), args=[first], keywords=[])
-        direct = at.Call(func=at.Attribute(value=site, attr="call_direct", ctx=ast.Load()),
-                         args=[again, load(at, "context"), load(at, "engine"),
-                               *(self.builder.expression_code(arg) for arg in args)], keywords=[])
-        return at.IfExp(test=accepts, body=direct, orelse=_triple_call(at, site, again))
+        direct = self.builder.new_name("d")
+        resolve = at.NamedExpr(target=store(at, direct), value=at.Call(
+            func=at.Attribute(value=site, attr="direct", ctx=ast.Load()), args=[first], keywords=[]))
+        test = at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])
+        call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"),
+                                                    *(self.builder.expression_code(arg) for arg in args)],
+                       keywords=[])
+        return at.IfExp(test=test, body=call, orelse=_triple_call(at, site, again))
 
     def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:
         """``(first use, later uses)`` of a value: a local as it is, anything else bound to a

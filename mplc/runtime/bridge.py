@@ -73,6 +73,29 @@ _FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KE
                    list: _PLAIN_SEQUENCE, tuple: _PLAIN_SEQUENCE}
 
 
+# Results this small are far below any memory quota; bigger ones are measured as yaql does.
+SMALL_INT = 1 << 4096
+# yaql measures a value's shallow size (sys.getsizeof): a FrozenDict's never grows, and a short
+# string, tuple or list is far below the quota (512 KiB).
+_SHORT = 1000
+_SHORT_SIZED = frozenset((str, tuple, list))
+_TINY = frozenset((bool, float, type(None)))
+
+
+def quota(engine, result):
+    """yaql's memory quota check of a result, skipped for values far below any quota."""
+    result_type = type(result)
+    if result_type in _TINY or result_type is utils.FrozenDict:
+        return result
+    if result_type is int:
+        if -SMALL_INT < result < SMALL_INT:
+            return result
+    elif result_type in _SHORT_SIZED and len(result) < _SHORT:
+        return result
+    utils.limit_memory_usage(engine, (1, result))
+    return result
+
+
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 

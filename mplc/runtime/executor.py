@@ -432,9 +432,7 @@ class Executor:
                 this = this.cast(declaring_type)
         else:
             this = declaring_type
-        plan = self._call_plans.get(method)
-        if plan is None:
-            plan = self._call_plans[method] = CallPlan(method, self.type_context(declaring_type))
+        plan = self.call_plan(method)
         if (caller_context is not None and not plan.is_action
                 and bridge.lookup(caller_context, _ACTIONS_ONLY_KEY)):
             raise errors.MethodNotExposed(f"{method.name} is not an action")
@@ -463,32 +461,11 @@ class Executor:
             if not lock.users:
                 del self._locks[lock_key]
 
-    def invoke_direct(self, method, receiver, args, caller_context):
-        """``invoke`` of a MuranoPL instance method that ``receiver``'s class resolves, with its
-        arguments checked and given positionally (``fast.MethodCall``): outside Parallel
-        branches and without a Synchronize meta nothing is locked, and a caller that is itself a
-        method body holds its caller keys in its own data, so the call context is built here."""
+    def call_plan(self, method):
         plan = self._call_plans.get(method)
-        caller_data = caller_context._data if type(caller_context) is Context else _NO_DATA
-        allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY, NO_VALUE)
-        actions_only = caller_data.get(_ACTIONS_ONLY_KEY, NO_VALUE)
-        if (plan is None or plan.synchronize is not None or allow_writes is NO_VALUE
-                or actions_only is NO_VALUE or caller_data.get(_SKIP_FRAME_KEY, True)
-                or (flow.branches_running() and flow.in_parallel_branch())):
-            return self.invoke(method, receiver, args, _NO_KEYWORDS, caller_context)
-        declaring_type = method.declaring_type
-        this = receiver if receiver.type is declaring_type else receiver.cast(declaring_type)
-        if actions_only and not plan.is_action:
-            raise errors.MethodNotExposed(f"{method.name} is not an action")
-        data = plan.template.copy()
-        context = child_context(plan.parent, data)
-        data[_THIS_KEY] = data[_RECEIVER_KEY] = this.real_this
-        data[_CALLER_CONTEXT_KEY] = caller_context
-        data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
-        if this.destroyed:
-            raise errors.ObjectDestroyedError(this)
-        data.update(zip(plan.argument_keys, args))
-        return run_body(method, context)
+        if plan is None:
+            plan = self._call_plans[method] = CallPlan(method, self.type_context(method.declaring_type))
+        return plan
 
     @staticmethod
     def _lock_key(synchronize, method, this, values, context):
@@ -754,6 +731,87 @@ class CallPlan:
                               for argument in method.arguments.values())
         self.synchronize = next((meta for meta in method.spec.meta if meta.type_name == SYNCHRONIZE),
                                 None)
+
+
+class DirectCall:
+    """How a method-call site (``fast.MethodCall``) calls the MuranoPL instance method that one
+    receiver class resolves, with its arguments evaluated positionally by the caller's body.
+
+    An argument whose value its contract passes unchanged skips the contract (``accepted``:
+    per position, the exact types and the condition they must also meet; a literal null is never
+    checked, as yaql hands it to the stub as a constant). Outside Parallel branches and without a
+    Synchronize meta nothing is locked, and a caller that is itself a method body holds its
+    caller keys in its own data, so the call context is built here; anything else takes
+    ``Executor.invoke``."""
+
+    __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
+                 "takes_invoke")
+
+    def __init__(self, method, literal_nulls):
+        self.method = method
+        self.declaring_type = method.declaring_type
+        self.executor = self.declaring_type.executor
+        self.arguments = tuple(method.arguments.values())
+        self.arity = len(self.arguments)
+        self.accepted = tuple(
+            (_NULL_ONLY, None) if position < len(literal_nulls) and literal_nulls[position]
+            else (argument.accepted_types, argument.accepted_when)
+            for position, argument in enumerate(self.arguments))
+        self.plan = self.executor.call_plan(method)
+        self.takes_invoke = self.plan.synchronize is not None
+
+    def __call__(self, receiver, context, engine, *values):
+        for value, (types, when) in zip(values, self.accepted):
+            if type(value) not in types or (when is not None and not when(value, None, engine)):
+                values = self._checked(receiver, context, engine, values)
+                break
+        else:
+            if len(values) < self.arity:
+                values = self._checked(receiver, context, engine, values)
+        caller_data = context._data if type(context) is Context else _NO_DATA
+        allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY, NO_VALUE)
+        actions_only = caller_data.get(_ACTIONS_ONLY_KEY, NO_VALUE)
+        if (self.takes_invoke or allow_writes is NO_VALUE or actions_only is NO_VALUE
+                or caller_data.get(_SKIP_FRAME_KEY, True)
+                or (flow.branches_running() and flow.in_parallel_branch())):
+            result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, context)
+        else:
+            plan = self.plan
+            if actions_only and not plan.is_action:
+                raise errors.MethodNotExposed(f"{self.method.name} is not an action")
+            this = receiver if receiver.type is self.declaring_type else receiver.cast(self.declaring_type)
+            if this.destroyed:
+                raise errors.ObjectDestroyedError(this)
+            data = plan.template.copy()
+            data[_THIS_KEY] = data[_RECEIVER_KEY] = this.real_this
+            data[_CALLER_CONTEXT_KEY] = context
+            data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
+            for key, value in zip(plan.argument_keys, values):
+                data[key] = value
+            result = run_body(self.method, child_context(plan.parent, data))
+        if type(result) is int and -bridge.SMALL_INT < result < bridge.SMALL_INT:
+            return result
+        return bridge.quota(engine, result)
+
+    def _checked(self, receiver, context, engine, values):
+        """The values with every argument's contract applied that cannot be skipped, and the
+        Defaults of missing ones."""
+        checked = list(values)
+        owner = bridge.lookup(context, _ARGUMENT_OWNER_KEY)
+        calling_type = bridge.lookup(context, _TYPE_KEY)
+        for position, (argument, (types, when)) in enumerate(zip(self.arguments, self.accepted)):
+            if position >= len(values):
+                checked.append(argument.transform(NO_VALUE, receiver.real_this, owner, calling_type))
+            else:
+                value = values[position]
+                if types is _NULL_ONLY or (type(value) in types and (
+                        when is None or when(value, None, engine))):
+                    continue
+                checked[position] = argument.transform(value, receiver.real_this, owner, calling_type)
+        return checked
+
+
+_NULL_ONLY = frozenset((type(None),))
 
 
 def run_body(method, context):

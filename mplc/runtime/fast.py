@@ -16,6 +16,7 @@ from yaql.language import contexts, exceptions as yaql_exceptions, expressions, 
 from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge, functions
+from mplc.runtime.executor import DirectCall
 from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference, resolve_class
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
@@ -23,37 +24,16 @@ _VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _TYPE_KEY = bridge.stored_key(bridge.TYPE)
 _NUMBERS = (int, float)
-_TINY = frozenset((bool, float, type(None)))
 _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
-# Results this small are far below any memory quota; bigger ones are measured as yaql does.
-_SMALL = 1 << 4096
+_SMALL = bridge.SMALL_INT
+_quota = bridge.quota
 INLINE_BOUND = _SMALL
 """Inline integer arithmetic in bodies keeps results strictly within this bound (else the helper)."""
 
 
 def _call(name, context, engine, *values):
     return context(name, engine, NO_VALUE, context)(*values)
-
-
-# yaql measures a value's shallow size (sys.getsizeof): a FrozenDict's never grows, and a short
-# string, tuple or list is far below the quota (512 KiB).
-_SHORT = 1000
-_SHORT_SIZED = frozenset((str, tuple, list))
-
-
-def _quota(engine, result):
-    """yaql's memory quota check of a result, skipped for values far below any quota."""
-    result_type = type(result)
-    if result_type in _TINY or result_type is utils.FrozenDict:
-        return result
-    if result_type is int:
-        if -_SMALL < result < _SMALL:
-            return result
-    elif result_type in _SHORT_SIZED and len(result) < _SHORT:
-        return result
-    utils.limit_memory_usage(engine, (1, result))
-    return result
 
 
 def _numbers(left, right) -> bool:
@@ -399,8 +379,8 @@ class MethodCall:
         self.query, self.query_receivers = query if queries and query else (None, ())
 
     def _resolve(self, murano_type):
-        """``(method, its arguments)`` when yaql's resolution would pick a plain MuranoPL
-        method; else None."""
+        """The ``DirectCall`` of the plain MuranoPL method yaql's resolution would pick for
+        receivers of ``murano_type``; else None."""
         found = murano_type.find_method(self.name)
         if len(found) != 1:
             return None
@@ -409,57 +389,25 @@ class MethodCall:
                 or len(self.arguments) > len(method.arguments)
                 or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
             return None
-        return method, tuple(method.arguments.values())
+        return DirectCall(method, self.literal_nulls)
 
-    def _resolved(self, murano_type):
-        """``_resolve``, once per class (the class keeps it)."""
-        resolved = murano_type.call_sites.get(self, NO_VALUE)
-        if resolved is NO_VALUE:
-            resolved = murano_type.call_sites[self] = self._resolve(murano_type)
-        return resolved
+    def direct(self, receiver):
+        """The ``DirectCall`` for ``receiver`` (once per class, kept by the class), or None
+        when the call does not take the direct path: generated bodies ask this first, then
+        evaluate the arguments inline and call it; otherwise they call the site."""
+        if type(receiver) is not MuranoObject:
+            return None
+        call_sites = receiver.type.call_sites
+        found = call_sites.get(self, NO_VALUE)
+        if found is NO_VALUE:
+            found = call_sites[self] = self._resolve(receiver.type)
+        return found
 
     def __call__(self, receiver, context, engine):
-        if type(receiver) is MuranoObject:
-            if self._resolved(receiver.type) is not None:
-                return self.call_direct(receiver, context, engine,
-                                        *[argument(NO_VALUE, context, engine) for argument in self.arguments])
-        elif type(receiver) in self.query_receivers and library_method(context, self.name):
+        direct = self.direct(receiver)
+        if direct is not None:
+            return direct(receiver, context, engine,
+                          *[argument(NO_VALUE, context, engine) for argument in self.arguments])
+        if type(receiver) in self.query_receivers and library_method(context, self.name):
             return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)
-
-    def accepts(self, receiver) -> bool:
-        """Whether the call takes the direct path (``call_direct``): the receiver is a MuranoPL
-        object whose class resolves the name to a plain MuranoPL method. Generated bodies test
-        this before evaluating the arguments inline; otherwise they call the site."""
-        return type(receiver) is MuranoObject and self._resolved(receiver.type) is not None
-
-    def call_direct(self, receiver, context, engine, *values):
-        """The call with its arguments evaluated, after ``accepts(receiver)``: each is checked
-        (a value its contract passes unchanged skips the check; a literal null is never
-        checked), missing ones take their Defaults, and the method is invoked."""
-        method, arguments = receiver.type.call_sites[self]
-        converted = list(values)
-        checked = None
-        literal_nulls = self.literal_nulls
-        for position, argument in enumerate(arguments):
-            if position >= len(values):
-                value = NO_VALUE
-            elif literal_nulls[position]:
-                continue
-            else:
-                value = values[position]
-                if type(value) in argument.accepted_types and (
-                        argument.accepted_when is None or argument.accepted_when(value, None, engine)):
-                    continue
-            if checked is None:
-                checked = (receiver.real_this, variable(context, _ARGUMENT_OWNER_KEY),
-                           variable(context, _TYPE_KEY))
-            value = argument.transform(value, *checked)
-            if position >= len(values):
-                converted.append(value)
-            else:
-                converted[position] = value
-        result = method.declaring_type.executor.invoke_direct(method, receiver, converted, context)
-        if type(result) is int and -_SMALL < result < _SMALL:
-            return result
-        return _quota(engine, result)
