@@ -9,6 +9,8 @@ module: it imports neither side.
 from __future__ import annotations
 
 import collections.abc  # noqa: F401  (yaql 3.x needs it loaded first)
+import functools
+
 from yaql.language import factory
 
 
@@ -22,3 +24,11 @@ def murano_yaql_factory() -> factory.YaqlFactory:
         ":", True, ":", factory.OperatorType.PREFIX_UNARY, False)
     engine_factory.operators.insert(0, ())
     return engine_factory
+
+
+@functools.lru_cache(maxsize=1)
+def murano_engine():
+    """One engine of the grammar, without options: building yaql's parser tables takes about
+    0.15 s, so the front end parses with it and the runtime's engines are copies of it with
+    their options (``YaqlEngine.copy`` shares the lexer and parser)."""
+    return murano_yaql_factory().create()

@@ -17,13 +17,13 @@ from yaql.language import utils as yaql_utils
 
 from mplc import ir
 from mplc.diagnostics import DiagnosticSink
-from mplc.yaql_grammar import murano_yaql_factory
+from mplc.yaql_grammar import murano_engine
 
 PLAIN_WORD_TEXT = re.compile(r"^[\s\w\d.]*$")
 MAX_EXPRESSION_LENGTH = 65536
 
 
-_ENGINE = murano_yaql_factory().create()
+_ENGINE = murano_engine()
 
 
 def is_plain_word_text(text: str) -> bool:

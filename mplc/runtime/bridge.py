@@ -19,7 +19,7 @@ from yaql.language import contexts, conventions, exceptions as yaql_exceptions
 from yaql.language import expressions, specs, utils
 
 from mplc.runtime.specs import parse_format_version
-from mplc.yaql_grammar import murano_yaql_factory
+from mplc.yaql_grammar import murano_engine
 
 NO_VALUE = utils.NO_VALUE
 CONVENTION = conventions.CamelCaseConvention()
@@ -41,7 +41,6 @@ SKIP_FRAME = "?skipFrame"
 
 
 def _create_engine(legacy_format: bool):
-    engine_factory = murano_yaql_factory()
     options = {
         "yaql.limitIterators": ITERATORS_LIMIT,
         "yaql.memoryQuota": MEMORY_QUOTA,
@@ -50,7 +49,7 @@ def _create_engine(legacy_format: bool):
     }
     if legacy_format:
         options["yaql.iterableDicts"] = True
-    return engine_factory.create(options=options)
+    return murano_engine().copy(options)
 
 
 _ENGINES = {True: _create_engine(True), False: _create_engine(False)}
