@@ -16,7 +16,7 @@ from yaql.language import contexts, exceptions as yaql_exceptions, expressions, 
 from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge, functions
-from mplc.runtime.executor import DirectCall
+from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference, resolve_class
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
@@ -261,6 +261,8 @@ def _iterable(receiver, engine):
 def _per_item(function, context, engine):
     """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context."""
     scope = context.create_child_context()
+    if type(scope) is contexts.Context:
+        return lambda item: function(NO_VALUE, child_context(scope, {"$1": item}), engine)
 
     def call(item):
         item_context = scope.create_child_context()
