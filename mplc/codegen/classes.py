@@ -6,8 +6,10 @@ import ast
 
 from mplc import ir
 from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
+from mplc.codegen.int_variables import int_variables
 from mplc.codegen.statements import StatementCompiler
 from mplc.contracts import ContractCompiler
+from mplc.contracts.compiler import method_chain
 from mplc.pyast import PyAst
 
 
@@ -118,7 +120,8 @@ class ClassModuleCompiler:
         at = PyAst(method.pos)
         arguments = at.Tuple(elts=[self._argument(argument) for argument in method.arguments],
                              ctx=ast.Load())
-        body = self.statements.body_function(method.body, method.pos)
+        int_keys = int_variables(method, method_chain) if self.builder.fast is not None else frozenset()
+        body = self.statements.body_function(method.body, method.pos, int_keys)
         return runtime_call(
             at, "MethodSpec", at.Constant(value=method.name),
             usage=at.Constant(value=method.usage),

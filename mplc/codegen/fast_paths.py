@@ -14,6 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from mplc import ir
+from mplc.codegen.int_variables import is_int_expression
 from mplc.codegen.module import fast_attribute, load, store
 from mplc.pyast import PyAst
 
@@ -108,7 +109,8 @@ class FastPaths:
         if name in self.binary and len(args) == 2:
             left, right = operand(args[0]), operand(args[1])
             if self.builder.locals is not None:
-                inline = self._inline_integers(at, name, left, right)
+                known_ints = all(is_int_expression(arg, self.builder.locals.int_keys) for arg in args)
+                inline = self._inline_integers(at, name, left, right, known_ints)
                 if inline is not None:
                     return inline
             return _triple_call(at, fast_attribute(at, self.binary[name]), left, right)
@@ -130,31 +132,48 @@ class FastPaths:
             return self._function(at, tree)
         return None
 
-    def _inline_integers(self, at: PyAst, name: str, left: ast.expr, right: ast.expr) -> ast.expr | None:
+    def _inline_integers(self, at: PyAst, name: str, left: ast.expr, right: ast.expr,
+                         known_ints: bool = False) -> ast.expr | None:
         """In a body: ``+ - *``, ``mod`` by a non-zero constant and comparisons computed inline
         when both operands are ints (a sum kept within the helpers' quota bound), the helper
         otherwise. Operands other than locals and constants are evaluated once, in order, into
-        temporaries (the test evaluates them all before it decides)."""
+        temporaries (the test evaluates them all before it decides). ``known_ints``: both
+        operands certainly are ints (``int_variables``), so nothing tests their types; a local
+        that certainly holds an int (``BodyLocals.holds_int``) needs no test either."""
         operator = INLINE_INTEGER_OPERATORS.get(name)
         if name == "#operator_mod" and isinstance(right, ast.Constant) and type(right.value) is int \
                 and right.value:
             operator = ast.Mod()
         if operator is None:
             return None
-        evaluated, plain_guards, uses = [], [], []
+        if known_ints and not isinstance(operator, (ast.Add, ast.Sub, ast.Mult)):
+            if any(isinstance(code, ast.Constant) and type(code.value) is not int for code in (left, right)):
+                return None
+            if isinstance(operator, ast.Mod):
+                return at.BinOp(left=left, op=operator, right=right)
+            return at.Compare(left=left, ops=[operator], comparators=[right])
+        evaluated, plain_guards, uses, firsts = [], [], [], []
         for code in (left, right):
             if isinstance(code, ast.Constant):
                 if type(code.value) is not int:
                     return None
                 uses.append(code)
+                firsts.append(code)
+                continue
+            if isinstance(code, ast.Name) and self.builder.locals.holds_int(code.id):
+                uses.append(code)
+                firsts.append(code)
                 continue
             first, use = self._evaluated_once(at, code)
+            uses.append(use)
+            firsts.append(first)
+            if known_ints:
+                continue
             guard = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
                                ops=[ast.Is()], comparators=[load(at, "int")])
             (plain_guards if first is code else evaluated).append(guard)
-            uses.append(use)
-        left, right = uses
-        call = _triple_call(at, fast_attribute(at, self.binary[name]), left, right)
+        left, right = firsts if known_ints else uses
+        call = _triple_call(at, fast_attribute(at, self.binary[name]), *uses)
         guards = []
         if evaluated:
             both = evaluated[0] if len(evaluated) == 1 else at.BinOp(left=evaluated[0], op=ast.BitAnd(),

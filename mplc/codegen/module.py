@@ -12,6 +12,7 @@ import datetime
 from typing import Any
 
 from mplc import ir
+from mplc.codegen.int_variables import is_int_expression
 from mplc.pyast import PyAst
 
 RUNTIME = "_r"
@@ -72,10 +73,16 @@ class BodyLocals:
     data), so code that reads the context (hoisted lazy arguments, lambdas, the bridge, the
     garbage collector) always sees current values; only reads are local."""
 
-    def __init__(self, builder: "ModuleBuilder") -> None:
+    def __init__(self, builder: "ModuleBuilder", int_keys: frozenset[str] = frozenset()) -> None:
+        """``int_keys``: the variables that hold an int at every local read
+        (``int_variables``), read without a type guard by inline integer code."""
         self.builder = builder
         self.names: dict[str, str] = {}
         self.reload_markers: dict[int, tuple[ast.stmt, PyAst]] = {}
+        self.int_keys = int_keys
+
+    def holds_int(self, local: str) -> bool:
+        return any(self.names.get(key) == local for key in self.int_keys)
 
     def name(self, key: str) -> str:
         if key not in self.names:
@@ -127,6 +134,12 @@ class _PredicateValue:
         if key != "$1":
             raise ValueError(f"a numeric predicate reads only $, not {key}")
         return "value"
+
+    int_keys: frozenset[str] = frozenset()
+
+    @staticmethod
+    def holds_int(local: str) -> bool:
+        return False
 
 
 class _ReloadFiller(ast.NodeTransformer):
@@ -263,7 +276,8 @@ class ModuleBuilder:
         at = PyAst(expression.pos)
         if self.locals is not None:
             code = self.expression_code(expression.tree)
-            if self.fast.returns_scalar(expression.tree):
+            if self.fast.returns_scalar(expression.tree) or is_int_expression(expression.tree,
+                                                                               self.locals.int_keys):
                 return code
             if isinstance(code, ast.IfExp) and id(code) in self.scalar_when_inline:
                 code.orelse = runtime_call(at, "result", code.orelse)

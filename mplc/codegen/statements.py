@@ -39,13 +39,14 @@ class StatementCompiler:
     def __init__(self, builder: ModuleBuilder):
         self.builder = builder
 
-    def body_function(self, block: ir.Block, pos: ir.Pos) -> str:
+    def body_function(self, block: ir.Block, pos: ir.Pos, int_keys: frozenset[str] = frozenset()) -> str:
         """A module-level ``def _bodyN(context)`` running ``block``; returns its name. With fast
-        paths its variables are Python locals (``BodyLocals``) and its expressions inline."""
+        paths its variables are Python locals (``BodyLocals``; ``int_keys`` those that always
+        hold an int) and its expressions inline."""
         at = PyAst(pos)
         if self.builder.fast is None:
             return self.builder.define_function(at, "body", ("context",), self.block(block, _Scope()))
-        self.builder.locals = body_locals = BodyLocals(self.builder)
+        self.builder.locals = body_locals = BodyLocals(self.builder, int_keys)
         try:
             body = self.block(block, _Scope())
         finally:
