@@ -26,6 +26,7 @@ from mplc import ir
 
 INT_OPERATORS = frozenset(("#operator_+", "#operator_-", "#operator_*", "#operator_mod"))
 _INT_CONTRACT_CALLS = frozenset(("int", "notNull", "check"))
+_SPECIAL = frozenset(("$1", "$this"))  # assigned through the runtime, never plain locals
 
 
 def _key(name: str) -> str:
@@ -149,7 +150,7 @@ def int_variables(method: ir.Method, chain_of) -> frozenset[str]:
         if key not in outside:
             candidates.add(key)
     candidates |= {key for key in first_assigned if key not in arguments and key not in loops}
-    candidates -= disqualified
+    candidates -= disqualified | _SPECIAL
     changed = True
     while changed:
         changed = False
