@@ -75,6 +75,11 @@ def test_resources_of_the_calling_package(cache_dir):
         "a note\n", {"k": [1, 2]}, {"when": "2013-05-23", "list": ["a", "b"]}]
 
 
+def test_resources_methods_are_static_and_read_the_callers_package(cache_dir):
+    """As the reference's (real packages call ``sys:Resources.string('x.sh')`` on the class)."""
+    assert run(cache_dir, "staticResources")[1] == ["a note\n", {"k": [1, 2]}]
+
+
 def test_resources_cannot_leave_the_resources_folder(cache_dir):
     with pytest.raises(MuranoError, match="outside the package's Resources folder"):
         run(cache_dir, "escape")
