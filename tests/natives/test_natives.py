@@ -105,6 +105,16 @@ def test_attributes_per_owner_class_and_in_the_model(cache_dir):
         ["root", "tests.natives.User", "k", [1, 2]], ["root", "tests.natives.Watcher", "k", "other"]]
 
 
+def test_attributes_are_written_per_object_in_the_order_objects_were_first_touched(cache_dir):
+    """The reference's store keeps attributes per object; reading one makes the object's entry
+    (verified with the reference engine)."""
+    runtime, _ = run(cache_dir, "attributeOrder")
+    watcher = runtime.serialize()["Objects"]["watcher"]["?"]["id"]
+    assert runtime.serialize()["Attributes"] == [
+        ["root", "tests.natives.User", "own", 4], [watcher, "tests.natives.User", "mark", 1],
+        [watcher, "tests.natives.User", "other", 3]]
+
+
 def test_exception_to_string(cache_dir):
     text = run(cache_dir, "failure")[1]
     assert text.startswith("tests.natives.Oops: it broke\nTraceback (most recent call last):")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from mplc.runtime import bridge
 from mplc.runtime.model import MuranoObject, TypeReference
 from mplc.runtime.natives import native
@@ -28,6 +30,21 @@ def _attribute_owner(executor, context, owner):
     return owner.type.name
 
 
+_ATTRIBUTE_OBJECT_RANKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _attribute_object_rank(executor, object_id):
+    """Where an object's attributes sit in the serialized model: the reference keeps them per
+    object, objects in the order their attributes were first read or written (a read makes
+    the object's entry), then each object's attributes in the order they were set."""
+    ranks = _ATTRIBUTE_OBJECT_RANKS.get(executor)
+    if ranks is None:
+        ranks = _ATTRIBUTE_OBJECT_RANKS[executor] = {}
+        for key in executor.attributes:
+            ranks.setdefault(key[0], len(ranks))
+    return ranks.setdefault(object_id, len(ranks))
+
+
 @native("io.murano.Object")
 class SysObject:
     """Attributes: values kept per (object, owning class, name), persisted in the model."""
@@ -37,15 +54,24 @@ class SysObject:
         """An object value is kept as its id and null removes the attribute, as the reference's
         attribute store does; lazy collections (``concat``, ``select``) are kept as lists."""
         key = (this.object_id, _attribute_owner(executor, context, owner), name)
+        _attribute_object_rank(executor, this.object_id)
+        attributes = executor.attributes
         if value is None:
-            executor.attributes.pop(key, None)
-        else:
-            executor.attributes[key] = value.object_id if isinstance(value, MuranoObject) \
-                else bridge.finalize(value)
+            attributes.pop(key, None)
+            return
+        known = key in attributes
+        attributes[key] = value.object_id if isinstance(value, MuranoObject) \
+            else bridge.finalize(value)
+        if not known:
+            ordered = sorted(attributes.items(),
+                             key=lambda item: _attribute_object_rank(executor, item[0][0]))
+            attributes.clear()
+            attributes.update(ordered)
 
     def get_attr(self, this, context, executor, name: str, default=None,
                  owner: str | TypeReference | MuranoObject | None = None):
         owner_name = _attribute_owner(executor, context, owner)
+        _attribute_object_rank(executor, this.object_id)
         result = executor.attributes.get((this.object_id, owner_name, name))
         return default if result is None else result
 
