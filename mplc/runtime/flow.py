@@ -121,16 +121,16 @@ def current_stack(skip=1, traceback=None):
     """The MuranoPL stack, innermost first: the frames of ``traceback`` (a Python error's:
     its Python frames come first, as the reference's native frames), then the live stack."""
     live = [(frame, frame.f_lineno, frame.f_lasti) for frame in _live_frames(sys._getframe(skip + 1))]
+    if traceback is None:
+        return _frames_outward(live)
+    on_stack = {id(frame) for frame, _, _ in live}
     inner = []
-    if traceback is not None:
-        on_stack = {id(frame) for frame, _, _ in live}
-        while traceback is not None:
-            if id(traceback.tb_frame) not in on_stack:
-                inner.append((traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti))
-            traceback = traceback.tb_next
-        inner.reverse()
-    frames = _frames_outward(inner + live)
-    return _native_frames(inner) + frames if traceback is not None else frames
+    while traceback is not None:
+        if id(traceback.tb_frame) not in on_stack:
+            inner.append((traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti))
+        traceback = traceback.tb_next
+    inner.reverse()
+    return _native_frames(inner) + _frames_outward(inner + live)
 
 
 def to_murano_exception(error, traceback=None):
@@ -599,18 +599,22 @@ def failure(error: str, detail: str | None) -> Exception:
     return exception_class() if detail is None else exception_class(detail)
 
 
-def stack_trace_object(executor, stack_trace, owner):
-    """An io.murano.StackTrace whose ``frames`` are the reference's, outermost first: the
-    method, its class, and the YAML location (file, line, column); the instruction text is
-    not kept in compiled code, so it is null."""
-    frames = tuple(
-        utils.FrozenDict({"instruction": None,
-                          "location": utils.FrozenDict({"file": frame["file"], "line": frame["line"],
-                                                        "column": frame.get("column")}),
-                          "methodName": frame["method"], "typeName": frame["class"]})
+def stack_frames(stack_trace):
+    """The ``frames`` of an io.murano.StackTrace, outermost first, as the reference's: the
+    instruction text, its location (file, line, column; null when unknown), method and class."""
+    return tuple(
+        utils.FrozenDict({
+            "instruction": frame["instruction"],
+            "location": None if frame["file"] is None else utils.FrozenDict(
+                {"file": frame["file"], "line": frame["line"], "column": frame["column"]}),
+            "methodName": frame["method"], "typeName": frame["class"]})
         for frame in reversed(stack_trace))
+
+
+def stack_trace_object(executor, stack_trace, owner):
+    """An io.murano.StackTrace holding the frames of ``stack_trace`` (innermost first)."""
     obj = executor.load_object({executor.find_class("io.murano.StackTrace").reference: {}}, owner)
-    obj.real_this.properties["frames"] = frames
+    obj.real_this.properties["frames"] = stack_frames(stack_trace)
     return obj
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import weakref
 
-from mplc.runtime import bridge
+from mplc.runtime import bridge, flow
+from mplc.runtime.errors import format_frame
 from mplc.runtime.model import MuranoObject, TypeReference
 from mplc.runtime.natives import native
 
@@ -85,24 +86,22 @@ class ExceptionObject:
         return error.format()
 
 
-def format_frame(frame, prefix=""):
-    """One frame as the reference's StackTrace.toString writes it (the instruction line only
-    when the frame knows its instruction)."""
-    method = frame.get("methodName")
-    if frame.get("typeName"):
-        method = f"{method} of type {frame['typeName']}"
-    location = frame.get("location")
-    if location:
-        column = f":{location['column']}" if location.get("column") is not None else ""
-        text = f'{prefix}File "{location["file"]}", line {location["line"]}{column} in method {method}'
-    else:
-        text = f"{prefix}File <unknown> in method {method}"
-    if frame.get("instruction") is not None:
-        text += f"\n{prefix}    {frame['instruction']}"
-    return text
-
-
 @native("io.murano.StackTrace")
 class StackTrace:
+    """``new(io.murano.StackTrace)`` holds the stack where it is created (the reference's
+    constructor); a caught exception's holds the stack of its Throw."""
+
+    def __init__(self, this, include_native_frames: bool = True):
+        this.properties["frames"] = flow.stack_frames(flow.current_stack())
+
     def to_string(self, this, prefix: str = ""):
-        return "\n".join(format_frame(frame, prefix) for frame in this.properties.get("frames") or ())
+        return "\n".join(
+            format_frame(frame["instruction"], *_location(frame["location"]), frame["methodName"],
+                         frame["typeName"], prefix)
+            for frame in this.properties.get("frames") or ())
+
+
+def _location(location):
+    if not location:
+        return None, None, None
+    return location["file"], location["line"], location["column"]
