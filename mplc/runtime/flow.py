@@ -119,17 +119,24 @@ def _native_frames(innermost_first):
 
 def current_stack(skip=1, traceback=None):
     """The MuranoPL stack, innermost first: the frames of ``traceback`` (a Python error's:
-    its Python frames come first, as the reference's native frames), then the live stack."""
+    its Python frames come first, as the reference's native frames), then the live stack; a
+    live frame the error passed through (the body whose Catch converts it) is where it was
+    when the error passed."""
     live = [(frame, frame.f_lineno, frame.f_lasti) for frame in _live_frames(sys._getframe(skip + 1))]
     if traceback is None:
         return _frames_outward(live)
     on_stack = {id(frame) for frame, _, _ in live}
     inner = []
+    passed = {}
     while traceback is not None:
-        if id(traceback.tb_frame) not in on_stack:
-            inner.append((traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti))
+        entry = (traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti)
+        if id(traceback.tb_frame) in on_stack:
+            passed[id(traceback.tb_frame)] = entry
+        else:
+            inner.append(entry)
         traceback = traceback.tb_next
     inner.reverse()
+    live = [passed.get(id(entry[0]), entry) for entry in live]
     return _native_frames(inner) + _frames_outward(inner + live)
 
 
