@@ -172,11 +172,13 @@ class HeatStack:
     def _attribute(self, name, path, resources):
         """What Heat answers for ``get_attr``, by resource type: a server's ``addresses``
         (per network, entries with ``addr``) and ``networks`` (per network, addresses),
-        fixed and floating IPs, a subnet's CIDR, empty attachment lists and script output."""
+        fixed and floating IPs, a subnet's CIDR, empty attachment lists and script output.
+        Addresses count from the resource's place in the template (not its name, which may
+        be random)."""
         resource = resources.get(name) if isinstance(resources.get(name), dict) else {}
         kind = resource.get("type")
         properties = resource.get("properties") if isinstance(resource.get("properties"), dict) else {}
-        names = sorted(resources)
+        names = list(resources)
         index = names.index(name) + 10 if name in names else 254
         attribute = str(path[0]) if path else ""
         address = f"10.0.0.{index}"
