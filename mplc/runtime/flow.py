@@ -422,7 +422,9 @@ def parallel(context, branches, limit=None):
     The first failure (in branch order) is re-raised after all branches ended. Started in a
     branch, it lets the other ready branches run before it starts and after it ends, even with
     no branches of its own: the reference's pool spawns its green threads, and wakes the
-    waiting branch, behind those already scheduled."""
+    waiting branch, behind those already scheduled. A nested Parallel also yields after each
+    round of its branches, so green threads of all levels take turns as in the reference's
+    single run queue."""
     branches = list(branches)
     in_branch = isinstance(greenlet.getcurrent(), _Branch)
     if in_branch:
@@ -446,6 +448,7 @@ def _run_branches(context, branches, limit):
     results = [None] * len(branches)
     failures = [None] * len(branches)
     hub = greenlet.getcurrent()
+    nested = isinstance(hub, _Branch)
     queue = list(enumerate(branches))
     running = []
 
@@ -470,6 +473,8 @@ def _run_branches(context, branches, limit):
             worker.switch()
             if worker.dead:
                 running.remove(worker)
+        if nested and running:
+            sleep(0)
     for failure in failures:
         if failure is not None:
             raise failure
