@@ -319,10 +319,10 @@ class Agent:
                 raise ValueError("No entry point in script " + name)
             if script.get("Type") == "Application":
                 script["EntryPoint"] = files.get(script["EntryPoint"]) or _place_file(
-                    script["EntryPoint"], template, reader, files, stamp)
+                    script["EntryPoint"], template, reader, files)
             for index, file in enumerate(script.get("Files") or ()):
                 script["Files"][index] = files.get(_file_name(file)) or _place_file(
-                    file, template, reader, files, stamp)
+                    file, template, reader, files)
         return template
 
 
@@ -352,9 +352,9 @@ def _file_name(file):
     return name
 
 
-def _place_file(file, template, reader, files, stamp):
+def _place_file(file, template, reader, files):
     value, name = _file_value(file), _file_name(file)
-    file_id = fake_id("file", stamp, name)
+    file_id = fake_id(template["ID"], "file", name)
     if _is_url(value):
         template["Files"][file_id] = {"Name": name, "URL": value, "Type": "Downloadable"}
     elif value.startswith("<") and value.endswith(">"):
