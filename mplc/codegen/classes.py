@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from mplc import ir
+from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
 from mplc.codegen.int_variables import int_variables
 from mplc.codegen.statements import StatementCompiler
@@ -34,6 +35,7 @@ class ClassModuleCompiler:
         self.builder = ModuleBuilder(fast_paths, legacy=is_legacy_format(format_version))
         self.statements = StatementCompiler(self.builder)
         self.contracts = ContractCompiler(self.builder.hoist_expression, self.builder.numeric_predicate)
+        self.instructions = InstructionTable()
 
     def module(self) -> ast.Module:
         cls = self.cls
@@ -58,7 +60,8 @@ class ClassModuleCompiler:
             line=at.Constant(value=cls.pos.line),
         )
         assign = at.Assign(targets=[store(at, "CLASS")], value=spec)
-        return _module(_prologue(at) + [engine] + self.builder.definitions + [assign])
+        instructions = [self.instructions.definition(at)] if self.instructions.entries else []
+        return _module(_prologue(at) + [engine] + self.builder.definitions + instructions + [assign])
 
     def _by_name(self, at: PyAst, members, compile_member) -> ast.expr:
         return at.Dict(keys=[PyAst(member.pos).Constant(value=member.name) for member in members],
@@ -122,6 +125,7 @@ class ClassModuleCompiler:
                              ctx=ast.Load())
         int_keys = int_variables(method, method_chain) if self.builder.fast is not None else frozenset()
         body = self.statements.body_function(method.body, method.pos, int_keys)
+        self.instructions.add_method(method.body)
         return runtime_call(
             at, "MethodSpec", at.Constant(value=method.name),
             usage=at.Constant(value=method.usage),

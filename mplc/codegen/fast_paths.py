@@ -38,6 +38,18 @@ NUMERIC_OPERATORS = {"#operator_+", "#operator_-", "#operator_*", "#operator_/",
 # Operators whose every yaql overload returns a bool.
 SCALAR_OPERATORS = {"#operator_<", "#operator_<=", "#operator_>", "#operator_>=", "#operator_in"}
 COMPARISONS = {"*equal": ast.Eq, "*not_equal": ast.NotEq}
+# Literal operand types no overload of an operator takes at a position (left, right), in yaql's
+# standard and legacy libraries alike. yaql checks literal arguments before it evaluates any:
+# such a literal fails the call without evaluating the other operand, so it keeps the bridge.
+REJECTED_LITERALS = {
+    "#operator_+": ((type(None), bool), (type(None), bool)),
+    "#operator_-": ((type(None), bool, str), (type(None), bool, str)),
+    "#operator_*": ((type(None),), (type(None),)),
+    "#operator_/": ((type(None), bool, str), (type(None), bool, str)),
+    "#operator_mod": ((type(None), bool, str), (type(None), bool, str)),
+    "#operator_in": ((), (type(None), bool, int, float)),
+    "#indexer": ((type(None), bool, int, float, str), ()),
+}
 BOOLEAN_OPERATORS = {"#operator_and": ast.And, "#operator_or": ast.Or}
 
 
@@ -56,6 +68,15 @@ def normal_variable_name(name: str) -> str:
     """The key yaql's contexts store a variable under: ``$x``; ``$`` is ``$1``."""
     name = name if name.startswith("$") else "$" + name
     return "$1" if name == "$" else name
+
+
+def _rejected_literal(name: str, args: tuple[ir.Expr, ...]) -> bool:
+    """Whether an operand is a literal (a bare identifier is a string) that every overload of
+    the operator refuses there."""
+    rejected_types = REJECTED_LITERALS.get(name, ((), ()))
+    return any((isinstance(arg, ir.Constant) and type(arg.value) in rejected)
+               or (isinstance(arg, ir.KeywordConstant) and str in rejected)
+               for arg, rejected in zip(args, rejected_types))
 
 
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
@@ -106,7 +127,7 @@ class FastPaths:
         at = PyAst(tree.pos)
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
-        if name in self.binary and len(args) == 2:
+        if name in self.binary and len(args) == 2 and not _rejected_literal(name, args):
             left, right = operand(args[0]), operand(args[1])
             if self.builder.locals is not None:
                 known_ints = all(is_int_expression(arg, self.builder.locals.int_keys) for arg in args)

@@ -1,6 +1,7 @@
 """``mplc run``: load an object model, call one method, print ONE JSON document (DESIGN.md).
 
-``{"result", "error": null | {"type", "message"}, "traces", "model"}``; ``--repeat N`` adds
+``{"result", "error": null | {"type", "message"}, "traces", "model"}`` (a MuranoPL exception's
+error also has ``details``: its stack trace as the reference engine formats it); ``--repeat N`` adds
 ``seconds_per_call`` (median); ``cloud`` is what the simulated cloud recorded (Heat stacks,
 agent plans, status reports, notifications, log), present when it recorded anything. Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
 """
@@ -47,7 +48,7 @@ def read_model(model: str):
 
 def main(args) -> int:
     from mplc.api import Runtime
-    from mplc.runtime import MuranoError
+    from mplc.runtime import MuranoError, MuranoPlException
     from mplc.runtime.system.cloud import records as simulated_cloud
 
     if not args.all_paths:
@@ -74,6 +75,8 @@ def main(args) -> int:
             result = executor.call(root, args.method, tuple(call_args), call_kwargs)
             timings.append(time.perf_counter() - started)
         output["result"] = executor.render(result)
+    except MuranoPlException as error:
+        output["error"] = {"type": error.type_name, "message": str(error), "details": error.format()}
     except MuranoError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
     except Exception as error:  # as the engine reports a Python error escaping MuranoPL code

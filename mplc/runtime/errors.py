@@ -127,9 +127,9 @@ ContractViolation = ContractViolationException
 class MuranoPlException(MuranoError):
     """A MuranoPL exception: ``names`` (first is the thrown type), message, extra, cause.
 
-    ``stack_trace`` is a list of frames, innermost first, each a dict with ``location``
-    (``file:line``), ``file``, ``line``, ``column``, ``method`` and ``class`` (the last three
-    may be None).
+    ``stack_trace`` is a list of frames, innermost first, each a dict with ``instruction`` (the
+    source text the reference shows, or None), ``file``, ``line``, ``column`` (None when
+    unknown), ``method`` and ``class`` (None for Python frames).
     ``original`` is the Python exception this one was converted from, if any.
     """
 
@@ -150,12 +150,24 @@ class MuranoPlException(MuranoError):
         return str(self.names[0]) if self.names else "MuranoPlException"
 
     def format(self, prefix: str = "") -> str:
-        name = self.names[0] if len(self.names) == 1 else self.names
-        lines = [f"{prefix}{name}: {self.message}", f"{prefix}Traceback (most recent call last):"]
-        for frame in reversed(self.stack_trace):
-            where = f"{frame.get('class')}::{frame.get('method')}" if frame.get("method") else ""
-            lines.append(f"{prefix}  {frame['location']} {where}".rstrip())
-        text = "\n".join(lines)
+        """The reference's text: name and message, the frames outermost first, then the cause."""
+        name = "" if not self.names else self.names[0] if len(self.names) == 1 else self.names
+        frames = "\n".join(
+            format_frame(frame["instruction"], frame["file"], frame["line"], frame["column"],
+                         frame["method"], frame["class"], prefix + "  ")
+            for frame in reversed(self.stack_trace))
+        text = f"{prefix}{name}: {self.message}\n{prefix}Traceback (most recent call last):\n{frames}"
         if self.cause is not None:
             text += f"\n\n{prefix} Caused by " + self.cause.format(prefix + " ").lstrip()
         return text
+
+
+def format_frame(instruction, file, line, column, method, type_name, prefix="") -> str:
+    """One stack frame as the reference's StackTrace.toString writes it: the location and
+    method, then the instruction on its own line."""
+    if type_name:
+        method = f"{method} of type {type_name}"
+    if file is None:
+        return f"{prefix}File <unknown> in method {method}\n{prefix}    {instruction}"
+    column = "" if column is None else f":{column}"
+    return f'{prefix}File "{file}", line {line}{column} in method {method}\n{prefix}    {instruction}'

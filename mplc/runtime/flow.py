@@ -4,6 +4,8 @@ Parallel, Throw/Try/Catch, and MuranoPL stack traces built from Python traceback
 from __future__ import annotations
 
 import itertools
+import linecache
+import os
 import re
 import sys
 import time
@@ -20,12 +22,68 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 # --- stack traces --------------------------------------------------------------------------------
 
+INSTRUCTIONS = "_INSTRUCTIONS"  # the instruction table of a class module (docs/compiled-modules.md)
+
+
+def _live_frames(frame):
+    """``frame`` and its callers; a Parallel branch continues with the frames of the green
+    thread that runs the Parallel."""
+    current = greenlet.getcurrent()
+    while True:
+        while frame is not None:
+            yield frame
+            frame = frame.f_back
+        if type(current) is not _Branch:
+            return
+        current = current.parent
+        frame = current.gr_frame
+
+
+def _position(code, instruction_offset):
+    """(line, end_line, col_offset, end_col_offset) of the instruction at ``instruction_offset``."""
+    if instruction_offset < 0:
+        return None
+    return next(itertools.islice(code.co_positions(), instruction_offset // 2, None), None)
+
+
+def _instruction(frame, position):
+    """The module's instruction table entry for a code position: the entry starting there, else
+    the innermost one whose span holds it (CPython moves a multi-line method call's position)."""
+    table = frame.f_globals.get(INSTRUCTIONS)
+    if not table or position is None or position[0] is None or position[2] is None:
+        return None
+    point = (position[0], position[2])
+    entry = table.get(point)
+    if entry is None:
+        holding = [(key, value) for key, value in table.items() if key <= point <= value[3:5]]
+        if holding:
+            entry = max(holding, key=lambda item: (item[0], (-item[1][3], -item[1][4])))[1]
+    return entry
+
+
+def _yaml_frame(frame, line, instruction_offset):
+    """A MuranoPL frame for YAML code: the instruction the module's table gives for the running
+    position (``resolved``), else that position itself with no instruction text."""
+    code = frame.f_code
+    position = _position(code, instruction_offset)
+    entry = _instruction(frame, position)
+    if entry is not None:
+        text, line, column = entry[:3]
+        return {"instruction": text, "file": None if text is None else code.co_filename,
+                "line": line, "column": column, "method": None, "class": None}, True
+    column = None if position is None or position[2] is None else position[2] + 1
+    return {"instruction": None, "file": code.co_filename, "line": line, "column": column,
+            "method": None, "class": None}, False
+
+
 def _frames_outward(innermost_first):
-    """MuranoPL frames, innermost first, one per running method as the reference's (the
-    innermost YAML code location of each call, with its 1-based column when known)."""
+    """MuranoPL frames, innermost first, one per running method as the reference's: the
+    instruction the method runs (the innermost frame of its code that the instruction table
+    knows, else its innermost YAML code location)."""
     from mplc.runtime.executor import run_body
     result = []
     pending = None
+    resolved = False
     for frame, line, instruction_offset in innermost_first:
         code = frame.f_code
         if code is run_body.__code__:
@@ -35,38 +93,51 @@ def _frames_outward(innermost_first):
                 pending["class"] = method.declaring_type.name
                 result.append(pending)
             pending = None
-        elif pending is None and code.co_filename.endswith(YAML_SUFFIXES):
-            pending = {"location": f"{code.co_filename}:{line}", "file": code.co_filename,
-                       "line": line, "column": _column(code, instruction_offset),
-                       "method": None, "class": None}
+            resolved = False
+        elif not resolved and code.co_filename.endswith(YAML_SUFFIXES):
+            candidate, resolved = _yaml_frame(frame, line, instruction_offset)
+            if resolved or pending is None:
+                pending = candidate
     return result if pending is None else result + [pending]
 
 
-def _column(code, instruction_offset):
-    if instruction_offset < 0:
-        return None
-    position = next(itertools.islice(code.co_positions(), instruction_offset // 2, None), None)
-    column = None if position is None else position[2]
-    return None if column is None else column + 1
+def _native_frames(innermost_first):
+    """The Python frames of a Python error inside the innermost method, innermost first, as
+    the reference lists them after its MuranoPL frames (file, line, function, source line)."""
+    from mplc.runtime.executor import run_body
+    result = []
+    for frame, line, _ in innermost_first:
+        code = frame.f_code
+        if code is run_body.__code__:
+            break
+        if not code.co_filename.endswith(YAML_SUFFIXES):
+            result.append({"instruction": linecache.getline(code.co_filename, line).strip(),
+                           "file": os.path.abspath(code.co_filename), "line": line, "column": None,
+                           "method": code.co_name, "class": None})
+    return result
 
 
 def current_stack(skip=1, traceback=None):
-    """The MuranoPL stack: frames of ``traceback`` (innermost first), then the live stack."""
-    live = []
-    frame = sys._getframe(skip + 1)
-    while frame is not None:
-        live.append((frame, frame.f_lineno, frame.f_lasti))
-        frame = frame.f_back
-    frames = []
-    if traceback is not None:
-        on_stack = {id(frame) for frame, _, _ in live}
-        inner = []
-        while traceback is not None:
-            if id(traceback.tb_frame) not in on_stack:
-                inner.append((traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti))
-            traceback = traceback.tb_next
-        frames.extend(reversed(inner))
-    return _frames_outward(frames + live)
+    """The MuranoPL stack, innermost first: the frames of ``traceback`` (a Python error's:
+    its Python frames come first, as the reference's native frames), then the live stack; a
+    live frame the error passed through (the body whose Catch converts it) is where it was
+    when the error passed."""
+    live = [(frame, frame.f_lineno, frame.f_lasti) for frame in _live_frames(sys._getframe(skip + 1))]
+    if traceback is None:
+        return _frames_outward(live)
+    on_stack = {id(frame) for frame, _, _ in live}
+    inner = []
+    passed = {}
+    while traceback is not None:
+        entry = (traceback.tb_frame, traceback.tb_lineno, traceback.tb_lasti)
+        if id(traceback.tb_frame) in on_stack:
+            passed[id(traceback.tb_frame)] = entry
+        else:
+            inner.append(entry)
+        traceback = traceback.tb_next
+    inner.reverse()
+    live = [passed.get(id(entry[0]), entry) for entry in live]
+    return _native_frames(inner) + _frames_outward(inner + live)
 
 
 def to_murano_exception(error, traceback=None):
@@ -94,7 +165,7 @@ def condition(value) -> bool:
 
 def iterate(value):
     if value is None:
-        raise errors.MuranoPlException(["TypeError"], "'NoneType' object is not iterable", current_stack())
+        raise TypeError("'NoneType' object is not iterable")
     return value
 
 
@@ -303,7 +374,8 @@ def _target_root(destination, context, engine):
 
 
 def _step_get(source, kind, key, context):
-    if kind == "index" and isinstance(key, int) and not isinstance(key, bool):
+    """An int index (a bool is one, as for the reference) reads a list item, else fails."""
+    if kind == "index" and isinstance(key, int):
         if utils.is_sequence(source):
             return source[key]
         raise ValueError("indexation may only be applied to lists")
@@ -311,12 +383,14 @@ def _step_get(source, kind, key, context):
 
 
 def _step_set(source, kind, key, value, context):
-    if kind == "index" and isinstance(key, int) and not isinstance(key, bool):
+    """An int index into anything but a list or dictionary (null, a number, a string) is
+    silently ignored, as by the reference's target setter (None: nothing to store back)."""
+    if kind == "index" and isinstance(key, int):
         if utils.is_sequence(source):
             source = tuple(source)
             return source[:key] + (value,) + source[key + 1:]
         if not isinstance(source, utils.MappingType):
-            raise ValueError("indexation may only be applied to lists")
+            return None
     return _set_attribute(source, key, value, context)
 
 
@@ -345,16 +419,28 @@ def parallel(context, branches, limit=None):
 
     Branches interleave only where one blocks. When every branch waits for a timer, the
     Parallel itself sleeps until the earliest one (yielding to an enclosing Parallel, if any).
-    The first failure (in branch order) is re-raised after all branches ended."""
+    The first failure (in branch order) is re-raised after all branches ended. Started in a
+    branch, it lets the other ready branches run before it starts and after it ends, even with
+    no branches of its own: the reference's pool spawns its green threads, and wakes the
+    waiting branch, behind those already scheduled. A nested Parallel also yields after each
+    round of its branches, so green threads of all levels take turns as in the reference's
+    single run queue."""
     branches = list(branches)
+    in_branch = isinstance(greenlet.getcurrent(), _Branch)
+    if in_branch:
+        sleep(0)
     if not branches:
-        return None
-    global _running_parallels
-    _running_parallels += 1
-    try:
-        return _run_branches(context, branches, limit)
-    finally:
-        _running_parallels -= 1
+        results = None
+    else:
+        global _running_parallels
+        _running_parallels += 1
+        try:
+            results = _run_branches(context, branches, limit)
+        finally:
+            _running_parallels -= 1
+    if in_branch:
+        sleep(0)
+    return results
 
 
 def _run_branches(context, branches, limit):
@@ -362,6 +448,7 @@ def _run_branches(context, branches, limit):
     results = [None] * len(branches)
     failures = [None] * len(branches)
     hub = greenlet.getcurrent()
+    nested = isinstance(hub, _Branch)
     queue = list(enumerate(branches))
     running = []
 
@@ -386,6 +473,8 @@ def _run_branches(context, branches, limit):
             worker.switch()
             if worker.dead:
                 running.remove(worker)
+        if nested and running:
+            sleep(0)
     for failure in failures:
         if failure is not None:
             raise failure
@@ -532,18 +621,22 @@ def failure(error: str, detail: str | None) -> Exception:
     return exception_class() if detail is None else exception_class(detail)
 
 
-def stack_trace_object(executor, stack_trace, owner):
-    """An io.murano.StackTrace whose ``frames`` are the reference's, outermost first: the
-    method, its class, and the YAML location (file, line, column); the instruction text is
-    not kept in compiled code, so it is null."""
-    frames = tuple(
-        utils.FrozenDict({"instruction": None,
-                          "location": utils.FrozenDict({"file": frame["file"], "line": frame["line"],
-                                                        "column": frame.get("column")}),
-                          "methodName": frame["method"], "typeName": frame["class"]})
+def stack_frames(stack_trace):
+    """The ``frames`` of an io.murano.StackTrace, outermost first, as the reference's: the
+    instruction text, its location (file, line, column; null when unknown), method and class."""
+    return tuple(
+        utils.FrozenDict({
+            "instruction": frame["instruction"],
+            "location": None if frame["file"] is None else utils.FrozenDict(
+                {"file": frame["file"], "line": frame["line"], "column": frame["column"]}),
+            "methodName": frame["method"], "typeName": frame["class"]})
         for frame in reversed(stack_trace))
+
+
+def stack_trace_object(executor, stack_trace, owner):
+    """An io.murano.StackTrace holding the frames of ``stack_trace`` (innermost first)."""
     obj = executor.load_object({executor.find_class("io.murano.StackTrace").reference: {}}, owner)
-    obj.real_this.properties["frames"] = frames
+    obj.real_this.properties["frames"] = stack_frames(stack_trace)
     return obj
 
 

@@ -57,10 +57,9 @@ class TypeReference:
     def __hash__(self):
         return hash(self.type)
 
-    def __str__(self):
-        return self.type.name
-
-    __repr__ = __str__
+    def __repr__(self):
+        """The reference's text of a type reference (``str()``, ``format``, error messages)."""
+        return "*" + repr(self.type)
 
 
 class MuranoProperty:

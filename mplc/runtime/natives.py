@@ -7,7 +7,7 @@ MuranoPL class, as the reference's ``@dsl.name`` classes are:
   ``new()``) whose names match its parameters, and its instance is the object's native state.
 - each public method is a MuranoPL method (``snake_case`` -> ``camelCase``; a trailing ``_``
   dropped, so ``async_`` is ``async``; ``@muranopl_name`` overrides); ``@staticmethod`` ones are
-  Static.
+  Static (their ``this`` is the receiver when called on an object, else None).
 - parameters named ``this`` (the MuranoPL object), ``context`` (the yaql context of the call) and
   ``executor`` are supplied by the runtime and are not MuranoPL arguments.
 - annotations are checked with typeguard when MuranoPL calls in; a mismatch is a
@@ -28,6 +28,7 @@ import typeguard
 from yaql.language import exceptions as yaql_exceptions
 
 from mplc.runtime import bridge, errors
+from mplc.runtime.model import MuranoObject
 from mplc.runtime.specs import ArgumentSpec, ClassSpec, MethodSpec, PackageSpec, PropertySpec
 
 EXTENSIONS_GROUP = "io.murano.extensions"
@@ -160,7 +161,10 @@ class NativeMethod(NativeFunction):
         self.is_static = is_static
 
     def __call__(self, call, context, *args, **kwargs):
-        this = None if self.is_static else call.this.real_this
+        if self.is_static:
+            this = call.this.real_this if isinstance(call.this, MuranoObject) else None
+        else:
+            this = call.this.real_this
         injected = {"this": this, "context": context, "executor": call.executor}
         positional, python_kwargs = self.arguments(args, kwargs, injected)
         if self.is_static:

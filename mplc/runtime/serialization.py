@@ -293,7 +293,6 @@ class _Writer:
             names = murano_type.written_property_names = _written_property_names(obj)
         real = obj.real_this
         values = real.properties
-        by_reference = _referenced_property_names(obj) if self.allow_refs else ()
         inline = self.serialization_type == "Inline"
         if inline:
             result = {}
@@ -305,7 +304,7 @@ class _Writer:
                 value = values[name]
                 if type(value) in _SCALAR_TYPES:
                     result[name] = value
-                elif name in by_reference and isinstance(value, MuranoObject):
+                elif self.allow_refs and isinstance(value, MuranoObject) and _by_reference(obj, name):
                     result[name] = value.object_id
                 else:
                     result[name] = self.value(value, real, result, name)
@@ -389,22 +388,25 @@ def _written_property_names(obj):
     return tuple(names)
 
 
-def _referenced_property_names(obj):
-    """Properties whose objects ``dump()`` writes as ids: those declared with the meta
-    ``io.murano.metadata.engine.Serialize`` saying ``as: reference`` (the declaration nearest
-    to the object's class decides)."""
-    names = obj.type.referenced_property_names
-    if names is None:
-        decided = {}
+def _by_reference(obj, name):
+    """Whether ``dump()`` writes the object in property ``name`` as its id, as the reference
+    decides when it writes an object value: each class part declaring the property, parents
+    first, builds its merged meta objects (so an ``io.murano.metadata.engine.Serialize``
+    without a valid ``as`` fails its contract here), and the nearest one with Serialize says
+    ``as: reference``."""
+    from mplc.runtime.system.functions import member_meta
+    decided = obj.type.referenced_property_names
+    if decided is None:
+        decided = obj.type.referenced_property_names = {}
+    if name not in decided:
+        by_reference = False
         for part in _parts_parents_first(obj):
-            for name, prop in part.type.properties.items():
-                decided[name] = any(
-                    meta.type_name == SERIALIZE and meta.values is not None
-                    and meta.values(part.type.executor.code_context(part.type)).get("as") == "reference"
-                    for meta in prop.spec.meta)
-        names = obj.type.referenced_property_names = frozenset(
-            name for name, by_reference in decided.items() if by_reference)
-    return names
+            if name in part.type.properties:
+                meta = [item for item in member_meta(part.type, "properties", name)
+                        if item.type.name == SERIALIZE]
+                by_reference = bool(meta) and meta[0].real_this.properties.get("as") == "reference"
+        decided[name] = by_reference
+    return decided[name]
 
 
 def _parts_parents_first(obj):

@@ -19,7 +19,7 @@ HOSTILE = [
     "\\",
     "é\u2028",
 ]
-GENERATED = ("_r", "_ENGINE", "CLASS", "context", "receiver", "engine", "range", "Exception", "_",
+GENERATED = ("_r", "_ENGINE", "CLASS", "_INSTRUCTIONS", "context", "receiver", "engine", "range", "Exception", "_",
              "value", "cc", "_variables")
 
 

@@ -61,7 +61,14 @@ def test_agent_plans_are_recorded_with_resource_files(deployed):
     assert entry_file == {"Name": "deployWeb.sh", "BodyType": "Text",
                           "Body": '#!/bin/sh\necho "serving on port $1"\n'}
     assert web_plan["Scripts"]["deploy"]["EntryPoint"] in web_plan["Files"]
-    assert plans[1]["plan"]["Parameters"]["command"] == "createdb orders"
+    db_plan = plans[1]["plan"]
+    assert db_plan["Name"] == "Execute createdb orders"
+    assert db_plan["Body"] == "return runCommand()"
+    (script_file,) = db_plan["Files"].values()
+    assert script_file == {"Name": "scriptFile.sh", "BodyType": "Text", "Body": "createdb orders"}
+    assert db_plan["Scripts"]["runCommand"]["EntryPoint"] == "scriptFile"
+    assert db_plan["Scripts"]["runCommand"]["Options"] == {
+        "captureStdout": True, "captureStderr": True, "verifyExitcode": True}
 
 
 def test_reports_notifications_and_log(deployed):

@@ -75,6 +75,11 @@ def test_resources_of_the_calling_package(cache_dir):
         "a note\n", {"k": [1, 2]}, {"when": "2013-05-23", "list": ["a", "b"]}]
 
 
+def test_resources_methods_are_static_and_read_the_callers_package(cache_dir):
+    """As the reference's (real packages call ``sys:Resources.string('x.sh')`` on the class)."""
+    assert run(cache_dir, "staticResources")[1] == ["a note\n", {"k": [1, 2]}]
+
+
 def test_resources_cannot_leave_the_resources_folder(cache_dir):
     with pytest.raises(MuranoError, match="outside the package's Resources folder"):
         run(cache_dir, "escape")
@@ -98,6 +103,16 @@ def test_attributes_per_owner_class_and_in_the_model(cache_dir):
     assert result == [[1, 2], "other", "fallback"]
     assert runtime.serialize()["Attributes"] == [
         ["root", "tests.natives.User", "k", [1, 2]], ["root", "tests.natives.Watcher", "k", "other"]]
+
+
+def test_attributes_are_written_per_object_in_the_order_objects_were_first_touched(cache_dir):
+    """The reference's store keeps attributes per object; reading one makes the object's entry
+    (verified with the reference engine)."""
+    runtime, _ = run(cache_dir, "attributeOrder")
+    watcher = runtime.serialize()["Objects"]["watcher"]["?"]["id"]
+    assert runtime.serialize()["Attributes"] == [
+        ["root", "tests.natives.User", "own", 4], [watcher, "tests.natives.User", "mark", 1],
+        [watcher, "tests.natives.User", "other", 3]]
 
 
 def test_exception_to_string(cache_dir):

@@ -249,7 +249,7 @@ def test_deploy_reports_and_fills_outputs(deployed):
         "Stack was successfully created", "Application deployment has finished"]
     (application,) = deployed["model"]["Objects"]["applications"]
     outputs = application["templateOutputs"]
-    assert sorted(outputs) == ["public_ip", "server_id"] and outputs["public_ip"] == "172.24.4.10"
+    assert sorted(outputs) == ["public_ip", "server_id"] and outputs["public_ip"] == "172.24.4.11"
     assert len(outputs["server_id"]) == 32
     assert application["templateParameters"] == PARAMETERS
 
@@ -284,7 +284,7 @@ def test_zip_package_compiles_with_the_template_resource_and_form(tmp_path):
         environment = runtime.load(json.load(handle))
     assert runtime.call(environment, "deploy") is None
     (application,) = runtime.serialize()["Objects"]["applications"]
-    assert application["templateOutputs"]["public_ip"] == "172.24.4.10"
+    assert application["templateOutputs"]["public_ip"] == "172.24.4.11"
 
 
 def test_repository_fetches_hot_packages(tmp_path):

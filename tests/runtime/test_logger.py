@@ -102,4 +102,6 @@ def test_exception_logs_the_message_then_the_stack_trace(package, caplog):
         "applications.journal", "ERROR",
         f'failed in failure\n'
         f'File "{path}", line 26:13 in method failure of type tests.logging.Test\n'
-        f'File "{path}", line 33:9 in method explode of type tests.logging.Test')]
+        f'    $.explode()\n'
+        f'File "{path}", line 33:9 in method explode of type tests.logging.Test\n'
+        f'    block construct')]

@@ -17,8 +17,10 @@ import urllib.parse
 import weakref
 from collections.abc import Mapping
 
+from mplc.runtime.errors import MuranoError
 from mplc.runtime.model import MuranoObject
 from mplc.runtime.natives import native
+from mplc.runtime.system.resources import Resources
 
 _RECORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 SCRIPTS_FOLDER = "scripts"
@@ -42,16 +44,38 @@ def thaw(value):
     return value
 
 
+class HeatStackError(MuranoError):
+    """A template Heat would refuse; MuranoPL catches it by the reference's name."""
+
+    @property
+    def qualified_name(self) -> str:
+        return "murano.engine.system.heat_stack.HeatStackError"
+
+
+HEAT_TEMPLATE_VERSION = "2013-05-23"
+
+
 def merge(base, update):
-    """The reference's template merge: dicts recursively, lists joined without repeats."""
-    if isinstance(base, dict) and isinstance(update, dict):
-        result = dict(base)
-        for key, value in update.items():
-            result[key] = merge(base[key], value) if key in base else value
-        return result
-    if isinstance(base, list) and isinstance(update, list):
-        return base + [item for item in update if item not in base]
-    return update
+    """The reference's template merge: dicts recursively, lists joined without repeats; a value
+    of another type fails, except that a string or null never replaces a string or null."""
+    result = dict(base)
+    for key, value in update.items():
+        if key not in base:
+            result[key] = value
+            continue
+        old = base[key]
+        if type(old) is not type(value):
+            if isinstance(old, (str, type(None))) and isinstance(value, (str, type(None))):
+                continue
+            raise TypeError()
+        if isinstance(value, dict):
+            result[key] = merge(old, value)
+        elif isinstance(value, list):
+            result[key] = [item for index, item in enumerate(old + value)
+                           if item not in (old + value)[:index]]
+        else:
+            result[key] = value
+    return result
 
 
 def fake_id(*parts) -> str:
@@ -69,6 +93,10 @@ def _environment_of(obj):
 
 @native("io.murano.system.HeatStack")
 class HeatStack:
+    """A stack whose pushes are recorded. As in the reference, a push only happens when the
+    template or parameters changed since the last one, and adds the template version and
+    the stack's description; pushing a template without resources deletes the stack."""
+
     def __init__(self, executor, name: str, description: str | None = None,
                  region_name: str | None = None):
         self.executor = executor
@@ -79,6 +107,7 @@ class HeatStack:
         self.parameters_ = {}
         self.files = {}
         self.hot_environment = None
+        self.applied = True
         self.pushed = None
 
     def current(self):
@@ -88,23 +117,36 @@ class HeatStack:
         return dict(self.parameters_)
 
     def reload(self):
-        if self.pushed is not None:
-            self.template = copy.deepcopy(self.pushed["template"])
+        self.template = copy.deepcopy(self.pushed["template"]) if self.pushed else {}
+        self.parameters_ = dict(self.pushed["parameters"]) if self.pushed else {}
+        self.applied = True
+        return self.current()
 
     def set_template(self, template: Mapping):
         self.template = thaw(template)
+        self.parameters_ = {}
+        self.applied = False
 
     def set_parameters(self, parameters: Mapping):
         self.parameters_ = thaw(parameters)
+        self.applied = False
 
     def set_files(self, files: Mapping):
         self.files = thaw(files)
+        self.applied = False
 
     def set_hot_environment(self, hot_environment: str | Mapping | None):
         self.hot_environment = thaw(hot_environment)
+        self.applied = False
 
     def update_template(self, template: Mapping):
-        self.template = merge(self.template, thaw(template))
+        template = thaw(template)
+        if template.get("heat_template_version", HEAT_TEMPLATE_VERSION) != HEAT_TEMPLATE_VERSION:
+            raise HeatStackError(
+                f"Currently only heat_template_version {HEAT_TEMPLATE_VERSION} is supported.")
+        merged = merge(self.template, template)
+        self.applied = self.applied and merged == self.template
+        self.template = merged
 
     def output(self):
         if self.pushed is None:
@@ -130,11 +172,13 @@ class HeatStack:
     def _attribute(self, name, path, resources):
         """What Heat answers for ``get_attr``, by resource type: a server's ``addresses``
         (per network, entries with ``addr``) and ``networks`` (per network, addresses),
-        fixed and floating IPs, a subnet's CIDR, empty attachment lists and script output."""
+        fixed and floating IPs, a subnet's CIDR, empty attachment lists and script output.
+        Addresses count from the resource's place in the template (not its name, which may
+        be random)."""
         resource = resources.get(name) if isinstance(resources.get(name), dict) else {}
         kind = resource.get("type")
         properties = resource.get("properties") if isinstance(resource.get("properties"), dict) else {}
-        names = sorted(resources)
+        names = list(resources)
         index = names.index(name) + 10 if name in names else 254
         attribute = str(path[0]) if path else ""
         address = f"10.0.0.{index}"
@@ -161,16 +205,36 @@ class HeatStack:
         return fake_id(self.name, name, *map(str, path))
 
     def push(self, async_: bool = False):
-        self.pushed = {"template": copy.deepcopy(self.template),
-                       "parameters": dict(self.parameters_), "files": dict(self.files)}
-        stacks = records(self.executor)["stacks"]
-        entry = stacks.setdefault(self.name, {"description": self.description,
-                                              "region": self.region_name, "pushes": 0})
-        entry.update(self.pushed, deleted=False)
-        entry["pushes"] += 1
+        if self.applied:
+            return
+        self.template.setdefault("heat_template_version", HEAT_TEMPLATE_VERSION)
+        if self.description and "description" not in self.template:
+            self.template["description"] = self.description
+        if "resources" not in self.template and "Resources" not in self.template:
+            if self.pushed is not None:
+                self._delete_pushed()
+                self.template = {}
+                self.applied = False
+                return
+        else:
+            self.pushed = {"template": copy.deepcopy(self.template),
+                           "parameters": dict(self.parameters_), "files": dict(self.files)}
+            stacks = records(self.executor)["stacks"]
+            entry = stacks.setdefault(self.name, {"description": self.description,
+                                                  "region": self.region_name, "pushes": 0})
+            entry.update(self.pushed, deleted=False)
+            entry["pushes"] += 1
+        self.applied = True
 
     def delete(self):
-        self.template, self.pushed = {}, None
+        if not self.template:
+            return
+        self._delete_pushed()
+        self.template = {}
+        self.applied = True
+
+    def _delete_pushed(self):
+        self.pushed = None
         entry = records(self.executor)["stacks"].get(self.name)
         if entry is not None:
             entry["deleted"] = True
@@ -255,10 +319,10 @@ class Agent:
                 raise ValueError("No entry point in script " + name)
             if script.get("Type") == "Application":
                 script["EntryPoint"] = files.get(script["EntryPoint"]) or _place_file(
-                    script["EntryPoint"], template, reader, files, stamp)
+                    script["EntryPoint"], template, reader, files)
             for index, file in enumerate(script.get("Files") or ()):
                 script["Files"][index] = files.get(_file_name(file)) or _place_file(
-                    file, template, reader, files, stamp)
+                    file, template, reader, files)
         return template
 
 
@@ -267,8 +331,7 @@ class _ResourceReader:
         self.resources = resources
 
     def read(self, path, binary=False):
-        part = self.resources.real_this
-        return part.extension.string(part, None, path, binary=binary)
+        return Resources.string(self.resources.real_this, None, path, binary=binary)
 
 
 def _file_value(file):
@@ -289,9 +352,9 @@ def _file_name(file):
     return name
 
 
-def _place_file(file, template, reader, files, stamp):
+def _place_file(file, template, reader, files):
     value, name = _file_value(file), _file_name(file)
-    file_id = fake_id("file", stamp, name)
+    file_id = fake_id(template["ID"], "file", name)
     if _is_url(value):
         template["Files"][file_id] = {"Name": name, "URL": value, "Type": "Downloadable"}
     elif value.startswith("<") and value.endswith(">"):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from mplc.runtime import bridge
+import weakref
+
+from mplc.runtime import bridge, flow
+from mplc.runtime.errors import format_frame
 from mplc.runtime.model import MuranoObject, TypeReference
 from mplc.runtime.natives import native
 
@@ -28,6 +31,21 @@ def _attribute_owner(executor, context, owner):
     return owner.type.name
 
 
+_ATTRIBUTE_OBJECT_RANKS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _attribute_object_rank(executor, object_id):
+    """Where an object's attributes sit in the serialized model: the reference keeps them per
+    object, objects in the order their attributes were first read or written (a read makes
+    the object's entry), then each object's attributes in the order they were set."""
+    ranks = _ATTRIBUTE_OBJECT_RANKS.get(executor)
+    if ranks is None:
+        ranks = _ATTRIBUTE_OBJECT_RANKS[executor] = {}
+        for key in executor.attributes:
+            ranks.setdefault(key[0], len(ranks))
+    return ranks.setdefault(object_id, len(ranks))
+
+
 @native("io.murano.Object")
 class SysObject:
     """Attributes: values kept per (object, owning class, name), persisted in the model."""
@@ -37,15 +55,24 @@ class SysObject:
         """An object value is kept as its id and null removes the attribute, as the reference's
         attribute store does; lazy collections (``concat``, ``select``) are kept as lists."""
         key = (this.object_id, _attribute_owner(executor, context, owner), name)
+        _attribute_object_rank(executor, this.object_id)
+        attributes = executor.attributes
         if value is None:
-            executor.attributes.pop(key, None)
-        else:
-            executor.attributes[key] = value.object_id if isinstance(value, MuranoObject) \
-                else bridge.finalize(value)
+            attributes.pop(key, None)
+            return
+        known = key in attributes
+        attributes[key] = value.object_id if isinstance(value, MuranoObject) \
+            else bridge.finalize(value)
+        if not known:
+            ordered = sorted(attributes.items(),
+                             key=lambda item: _attribute_object_rank(executor, item[0][0]))
+            attributes.clear()
+            attributes.update(ordered)
 
     def get_attr(self, this, context, executor, name: str, default=None,
                  owner: str | TypeReference | MuranoObject | None = None):
         owner_name = _attribute_owner(executor, context, owner)
+        _attribute_object_rank(executor, this.object_id)
         result = executor.attributes.get((this.object_id, owner_name, name))
         return default if result is None else result
 
@@ -59,24 +86,22 @@ class ExceptionObject:
         return error.format()
 
 
-def format_frame(frame, prefix=""):
-    """One frame as the reference's StackTrace.toString writes it (the instruction line only
-    when the frame knows its instruction)."""
-    method = frame.get("methodName")
-    if frame.get("typeName"):
-        method = f"{method} of type {frame['typeName']}"
-    location = frame.get("location")
-    if location:
-        column = f":{location['column']}" if location.get("column") is not None else ""
-        text = f'{prefix}File "{location["file"]}", line {location["line"]}{column} in method {method}'
-    else:
-        text = f"{prefix}File <unknown> in method {method}"
-    if frame.get("instruction") is not None:
-        text += f"\n{prefix}    {frame['instruction']}"
-    return text
-
-
 @native("io.murano.StackTrace")
 class StackTrace:
+    """``new(io.murano.StackTrace)`` holds the stack where it is created (the reference's
+    constructor); a caught exception's holds the stack of its Throw."""
+
+    def __init__(self, this, include_native_frames: bool = True):
+        this.properties["frames"] = flow.stack_frames(flow.current_stack())
+
     def to_string(self, this, prefix: str = ""):
-        return "\n".join(format_frame(frame, prefix) for frame in this.properties.get("frames") or ())
+        return "\n".join(
+            format_frame(frame["instruction"], *_location(frame["location"]), frame["methodName"],
+                         frame["typeName"], prefix)
+            for frame in this.properties.get("frames") or ())
+
+
+def _location(location):
+    if not location:
+        return None, None, None
+    return location["file"], location["line"], location["column"]

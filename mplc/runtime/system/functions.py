@@ -480,6 +480,12 @@ def _member_meta_specs(collection, name):
     return meta_specs_of
 
 
+def member_meta(declaring_type, collection, name):
+    """The merged meta objects of a declared property (``collection`` "properties") or method."""
+    context = _executor().object_context(declaring_type)
+    return merged_meta(context, declaring_type, _member_meta_specs(collection, name))
+
+
 @specs.name("#property#meta")
 def get_meta(context, provider):
     if isinstance(provider, MuranoType):

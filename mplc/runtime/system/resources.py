@@ -49,32 +49,38 @@ def resource_path(package, name: str) -> str:
 
 @native("io.murano.system.Resources")
 class Resources:
-    """Reads resources of the package whose class created it (or of ``owner``'s class)."""
+    """Reads resources of a package. Its methods are static, as the reference's: called on a
+    Resources object they read the package of the class that created it, called on the class
+    (``sys:Resources.string(...)``) the caller's package; ``owner`` names another class's."""
 
     def __init__(self, context):
         creator = context[bridge.TYPE] if context is not None else None
         self.package = None if creator is None else creator.package
 
-    def _package(self, this, context, owner):
+    @staticmethod
+    def _package(this, context, owner):
         if owner is not None:
             return owner.type.package
-        if self.package is not None:
-            return self.package
+        if isinstance(this, MuranoObject) and isinstance(this.extension, Resources) \
+                and this.extension.package is not None:
+            return this.extension.package
         caller = caller_type(context)
         return (caller or this.type).package
 
-    def string(self, this, context, name: str, owner: TypeReference | MuranoObject | None = None,
+    @staticmethod
+    def string(this, context, name: str, owner: TypeReference | MuranoObject | None = None,
                binary: bool = False):
-        path = resource_path(self._package(this, context, owner), name)
+        path = resource_path(Resources._package(this, context, owner), name)
         if binary:
             with open(path, "rb") as handle:
                 return handle.read()
         with open(path, encoding="utf-8") as handle:
             return handle.read()
 
-    def json(self, this, context, name: str, owner: TypeReference | MuranoObject | None = None):
-        return json.loads(self.string(this, context, name, owner))
+    @staticmethod
+    def json(this, context, name: str, owner: TypeReference | MuranoObject | None = None):
+        return json.loads(Resources.string(this, context, name, owner))
 
-    def yaml(self, this, context, name: str, owner: TypeReference | MuranoObject | None = None):
-        return yaml.load(self.string(this, context, name, owner), Loader=_ResourceLoader)
-
+    @staticmethod
+    def yaml(this, context, name: str, owner: TypeReference | MuranoObject | None = None):
+        return yaml.load(Resources.string(this, context, name, owner), Loader=_ResourceLoader)

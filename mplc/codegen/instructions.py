@@ -1,0 +1,125 @@
+"""The instruction table of a class module: what a MuranoPL stack frame shows for a YAML position.
+
+The reference engine remembers, per method call, the instruction it ran last: every YAQL
+expression it evaluates (its source text and position), and every block construct it enters
+(``block construct`` at the construct's mapping; ``Rethrow``). Its stack frames show that
+instruction. mplc does no bookkeeping while code runs; instead each class module carries
+``_INSTRUCTIONS``, built here from the IR in the order the reference evaluates it:
+
+``{(line, col_offset): (text, line, column, end_line, end_col_offset)}``
+
+The key is the Python position codegen stamps on the code of an IR node (``PyAst(pos)``: every
+node of an expression carries the position of its whole YAML scalar); the value is the
+instruction the reference would show while that code runs: its text (None when the method ran
+none yet), its 1-based YAML line and column, and the end of the node's span. The runtime looks
+a frame's position up only when it builds a stack trace (mplc.runtime.flow).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from mplc import ir
+from mplc.pyast import PyAst
+
+TABLE_NAME = "_INSTRUCTIONS"
+BLOCK_CONSTRUCT = "block construct"
+
+_Entry = tuple  # (text, line, column)
+
+
+class InstructionTable:
+    def __init__(self) -> None:
+        self.entries: dict[tuple[int, int], tuple] = {}
+        self._last: _Entry = (None, None, None)
+
+    def add_method(self, body: ir.Block) -> None:
+        """Record the instructions of one method body (a new call starts with none)."""
+        self._last = (None, None, None)
+        self._block(body)
+
+    def definition(self, at: PyAst) -> ast.stmt:
+        """``_INSTRUCTIONS = {...}``: user text only inside constants."""
+        keys = sorted(self.entries)
+        table = at.Dict(keys=[at.Constant(value=key) for key in keys],
+                        values=[at.Constant(value=self.entries[key]) for key in keys])
+        return at.Assign(targets=[at.Name(id=TABLE_NAME, ctx=ast.Store())], value=table)
+
+    def _record(self, pos: ir.Pos, entry: _Entry) -> None:
+        at = PyAst(pos)
+        self.entries.setdefault((at.lineno, at.col_offset), entry + (at.end_lineno, at.end_col_offset))
+
+    def _run(self, pos: ir.Pos, text: str) -> None:
+        """The reference runs an instruction: it becomes the method's last one."""
+        self._last = (text, pos.line, pos.col)
+        self._record(pos, self._last)
+
+    def _value(self, value: ir.Value | None) -> None:
+        if isinstance(value, ir.Expression):
+            self._run(value.pos, value.source)
+        elif isinstance(value, ir.ListValue):
+            for item in value.items:
+                self._value(item)
+        elif isinstance(value, ir.DictValue):
+            for key, item in value.items:
+                self._value(key)
+                self._value(item)
+
+    def _block(self, block: ir.Block | None) -> None:
+        if block is not None:
+            for statement in block.statements:
+                self._statement(statement)
+
+    def _branches(self, blocks) -> None:
+        """Alternative blocks (or Parallel branches) each start from the instruction the
+        construct ran last."""
+        start = self._last
+        for block in blocks:
+            self._last = start
+            if isinstance(block, ir.Block) or block is None:
+                self._block(block)
+            else:
+                self._statement(block)
+
+    def _statement(self, node: ir.Statement) -> None:
+        if isinstance(node, ir.ExpressionStatement):
+            self._value(node.expression)
+            return
+        if isinstance(node, (ir.Assignment, ir.Fail)):
+            self._value(node.value)
+            self._record(node.pos, self._last)
+            return
+        self._run(node.pos, "Rethrow" if isinstance(node, ir.Rethrow) else BLOCK_CONSTRUCT)
+        if isinstance(node, ir.Throw):
+            for name in node.names:
+                self._value(name if isinstance(name, ir.Expression) else None)
+            for value in (node.message, node.extra, node.cause):
+                self._value(value)
+            return
+        header = {ir.If: "condition", ir.While: "condition", ir.For: "collection",
+                  ir.Repeat: "count", ir.Match: "value", ir.Parallel: "limit", ir.Return: "value"}.get(type(node))
+        if header is not None:
+            self._value(getattr(node, header))
+            self.entries[_key(node.pos)] = self._last + self.entries[_key(node.pos)][3:]
+        if isinstance(node, ir.If):
+            self._branches((node.then, node.otherwise))
+        elif isinstance(node, (ir.While, ir.For, ir.Repeat, ir.Do)):
+            self._block(node.body)
+        elif isinstance(node, ir.Match):
+            self._branches([case.body for case in node.cases] + [node.default])
+        elif isinstance(node, ir.Switch):
+            for case in node.cases:
+                self._value(case.condition)
+                self._block(case.body)
+            self._block(node.default)
+        elif isinstance(node, ir.Parallel):
+            self._branches(node.branches.statements)
+        elif isinstance(node, ir.Try):
+            self._block(node.body)
+            self._branches([catch.body for catch in node.catches] + [node.otherwise])
+            self._block(node.finally_)
+
+
+def _key(pos: ir.Pos) -> tuple[int, int]:
+    at = PyAst(pos)
+    return at.lineno, at.col_offset
