@@ -80,9 +80,13 @@ class ClassModuleCompiler:
         return at.Tuple(elts=specs, ctx=ast.Load())
 
     def _default(self, at: PyAst, default: ir.Value | None) -> ast.expr:
+        """A compiled Default ``def _defaultN(context)``; one without expressions is the value,
+        built once (``_r.constant_default(value)``)."""
         if default is None:
             return at.Constant(value=None)
         default_at = PyAst(default.pos)
+        if not _has_expression(default):
+            return runtime_call(default_at, "constant_default", self.builder.value(default))
         return load(default_at, self.builder.define_function(
             default_at, "default", ("context",), [default_at.Return(value=self.builder.value(default))]))
 
@@ -135,6 +139,16 @@ class ClassModuleCompiler:
             meta=self._meta(at, method.meta),
             line=at.Constant(value=method.pos.line),
         )
+
+
+def _has_expression(value: ir.Value) -> bool:
+    if isinstance(value, ir.Expression):
+        return True
+    if isinstance(value, ir.ListValue):
+        return any(_has_expression(item) for item in value.items)
+    if isinstance(value, ir.DictValue):
+        return any(_has_expression(key) or _has_expression(item) for key, item in value.items)
+    return False
 
 
 def is_legacy_format(format_version: str) -> bool:

@@ -9,8 +9,8 @@ import collections.abc  # noqa: F401  (yaql 3.x needs it loaded)
 from mplc.runtime import contracts  # noqa: F401  (``_r.contracts.*``, the contracts engineer's)
 from mplc.runtime import fast  # noqa: F401  (``_r.fast.*``, expression fast paths)
 
-from mplc.runtime.bridge import (call, constant, engine_for, evaluate, freeze_dict, freeze_list,
-                                 keyword, lazy, result, rule)
+from mplc.runtime.bridge import (call, constant, constant_default, engine_for, evaluate, freeze_dict,
+                                 freeze_list, keyword, lazy, result, rule)
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.errors import (AmbiguousMethodName, AmbiguousPropertyNameError, ContractViolation,
                                  ContractViolationException, MuranoError, MuranoPlException,

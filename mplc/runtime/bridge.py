@@ -281,3 +281,19 @@ def freeze_list(items) -> tuple:
 
 def freeze_dict(pairs) -> utils.FrozenDict:
     return utils.FrozenDict(pairs)
+
+
+class ConstantDefault:
+    """A Default written without expressions (``Default: []``): its value, frozen once. Called
+    like a compiled Default; ``apply_contract`` takes ``value`` without building the context."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = finalize(value)
+
+    def __call__(self, context):
+        return self.value
+
+
+constant_default = ConstantDefault

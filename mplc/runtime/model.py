@@ -163,8 +163,13 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, final
     else:
         target = this_object = this if this.type is declaring_type else this.cast(declaring_type)
     if value is NO_VALUE:
-        value = (bridge.finalize(spec.default(executor.code_context(target)))
-                 if spec.default is not None else None)
+        default = spec.default
+        if default is None:
+            value = None
+        elif type(default) is bridge.ConstantDefault:
+            value = default.value
+        else:
+            value = bridge.finalize(default(executor.code_context(target)))
     if spec.contract is None:
         return value
     return spec.contract(value, executor.contract_context(this_object, owner, calling_type, target,
