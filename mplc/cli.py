@@ -12,9 +12,7 @@ import importlib
 import os
 import sys
 
-
-class UsageError(Exception):
-    """A command was called with arguments it cannot use (exit 2)."""
+from mplc.commands import UsageError
 
 
 class _Parser(argparse.ArgumentParser):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from mplc.api import load_checked
-from mplc.cli import UsageError
+from mplc.commands import UsageError
 from mplc.diagnostics import DiagnosticSink, render
 
 

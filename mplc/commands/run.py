@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from mplc.cli import UsageError
+from mplc.commands import UsageError
 from mplc.diagnostics import CompileError, render
 
 

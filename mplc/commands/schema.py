@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mplc.cli import UsageError
+from mplc.commands import UsageError
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import DiagnosticSink, render
 

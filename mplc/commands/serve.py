@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from mplc.cli import UsageError
+from mplc.commands import UsageError
 from mplc.commands.schema import load_forms
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import DiagnosticSink, render

@@ -44,7 +44,8 @@ def test_warnings_only_exit_zero(tmp_path):
 
 
 def test_usage_errors_exit_two(tmp_path):
-    assert run().returncode == 2
+    no_path = run()
+    assert (no_path.returncode, no_path.stderr) == (2, "mplc check: error: no PATH given\n")
     missing = run(str(tmp_path / "nowhere"))
     assert missing.returncode == 1
     assert "no such file or directory [E-PATH]" in missing.stderr
