@@ -10,7 +10,6 @@ from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime
 from mplc.codegen.int_variables import int_variables
 from mplc.codegen.statements import StatementCompiler
 from mplc.contracts import ContractCompiler
-from mplc.contracts.compiler import method_chain
 from mplc.pyast import PyAst
 
 
@@ -127,7 +126,7 @@ class ClassModuleCompiler:
         at = PyAst(method.pos)
         arguments = at.Tuple(elts=[self._argument(argument) for argument in method.arguments],
                              ctx=ast.Load())
-        int_keys = int_variables(method, method_chain) if self.builder.fast is not None else frozenset()
+        int_keys = int_variables(method) if self.builder.fast is not None else frozenset()
         body = self.statements.body_function(method.body, method.pos, int_keys)
         self.instructions.add_method(method.body)
         return runtime_call(

@@ -4,9 +4,8 @@ them, so inline integer code needs no ``type(x) is int`` guard for them.
 Conservative by construction; a variable qualifies only when every way it gets a value gives an
 int:
 
-- an argument whose contract is a chain of ``int()``, ``notNull()`` and ``check(...)`` on ``$``
-  with at least one ``int()`` and one ``notNull()`` (the value after the contract is an int);
-- any other variable whose first mention in the body is a top-level assignment of it, not
+- a variable (not an argument: a literal ``null`` argument skips its contract, even
+  ``int().notNull()``, as in the reference) whose first mention in the body is a top-level assignment of it, not
   reading it, before any other statement mentions it (so no read sees it unset);
 - the variable of a For over ``range(...)`` (yaql's ranges yield ints), mentioned nowhere but
   in that loop's body;
@@ -25,23 +24,12 @@ import dataclasses
 from mplc import ir
 
 INT_OPERATORS = frozenset(("#operator_+", "#operator_-", "#operator_*", "#operator_mod"))
-_INT_CONTRACT_CALLS = frozenset(("int", "notNull", "check"))
 _SPECIAL = frozenset(("$1", "$this"))  # assigned through the runtime, never plain locals
 
 
 def _key(name: str) -> str:
     name = name if name.startswith("$") else "$" + name
     return "$1" if name == "$" else name
-
-
-def int_contract(chain: list[ir.Function] | None) -> bool:
-    """Whether a contract's method chain on ``$`` (``contracts.method_chain``) always yields an
-    int: ``int()``, ``notNull()`` and ``check(...)`` only, with ``int()`` and ``notNull()``."""
-    if not chain:
-        return False
-    names = [call.name for call in chain]
-    return (set(names) <= _INT_CONTRACT_CALLS and "int" in names and "notNull" in names
-            and all(not call.args for call in chain if call.name != "check"))
 
 
 def is_int_expression(tree: ir.Expr, int_keys: frozenset[str] | set[str]) -> bool:
@@ -103,17 +91,13 @@ def _is_range(value) -> bool:
     return isinstance(tree, ir.Function) and tree.name == "range"
 
 
-def int_variables(method: ir.Method, chain_of) -> frozenset[str]:
-    """The keys (``$name``) of ``method``'s variables that hold an int at every local read;
-    ``chain_of(contract_tree)`` is the contract compiler's ``method_chain``."""
+def int_variables(method: ir.Method) -> frozenset[str]:
+    """The keys (``$name``) of ``method``'s variables that hold an int at every local read."""
     statements = list(_walk_statements(method.body))
     if any(isinstance(statement, ir.Parallel) for statement in statements):
         return frozenset()
     arguments = {_key(argument.name) for argument in method.arguments}
-    candidates = {
-        _key(argument.name) for argument in method.arguments
-        if argument.usage == "Standard" and isinstance(argument.contract, ir.ContractExpression)
-        and int_contract(chain_of(argument.contract.expression.tree))}
+    candidates: set[str] = set()
     assignments: dict[str, list] = {}
     disqualified: set[str] = set()
     loops: dict[str, ir.For] = {}

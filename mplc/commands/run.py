@@ -3,7 +3,9 @@
 ``{"result", "error": null | {"type", "message"}, "traces", "model"}`` (a MuranoPL exception's
 error also has ``details``: its stack trace as the reference engine formats it); ``--repeat N`` adds
 ``seconds_per_call`` (median); ``cloud`` is what the simulated cloud recorded (Heat stacks,
-agent plans, status reports, notifications, log), present when it recorded anything. Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
+agent plans, status reports, notifications, log), present when it recorded anything;
+``--cloud FILE`` (a previous run's output, or its ``cloud``) starts the simulated cloud with the
+Heat stacks recorded there, as a redeployment finds them. Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
 """
 
 from __future__ import annotations
@@ -46,10 +48,26 @@ def read_model(model: str):
     return {"?": {"type": model}}
 
 
+def read_stacks(path: str) -> dict:
+    """The Heat stacks of a previous ``mplc run`` output (or of its ``cloud`` object)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot read cloud {path}: {error}") from None
+    cloud = document.get("cloud", document) if isinstance(document, dict) else None
+    stacks = cloud.get("stacks", {}) if isinstance(cloud, dict) else None
+    if not isinstance(stacks, dict) or not all(
+            isinstance(stack, dict) and isinstance(stack.get("template"), dict)
+            for stack in stacks.values()):
+        raise UsageError(f"cloud {path}: 'stacks' must map stack names to objects with a 'template' object")
+    return stacks
+
+
 def main(args) -> int:
     from mplc.api import Runtime
     from mplc.runtime import MuranoError, MuranoPlException
-    from mplc.runtime.system.cloud import records as simulated_cloud
+    from mplc.runtime.system.cloud import records as simulated_cloud, start_with_stacks
 
     if not args.all_paths:
         raise UsageError("no --path given")
@@ -58,6 +76,7 @@ def main(args) -> int:
     call_args = _json_argument(args.args, list, "--args")
     call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
     model = read_model(args.model)
+    stacks = read_stacks(args.cloud) if args.cloud else {}
     try:
         runtime = Runtime(args.all_paths, cache_dir=args.cache_dir, default_format=args.format,
                           trace=args.trace)
@@ -66,6 +85,7 @@ def main(args) -> int:
         return 2
     render(runtime.warnings, sys.stderr)
     executor = runtime.executor
+    start_with_stacks(executor, stacks)
     output = {"result": None, "error": None, "traces": [], "model": None}
     timings = []
     try:

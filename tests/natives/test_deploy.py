@@ -102,3 +102,45 @@ def test_redeploy_of_the_written_model_sees_its_attributes(deployed, tmp_path):
     assert again["error"] is None
     assert "Creating the web server VM" not in [r["text"] for r in again["cloud"]["reports"]]
     assert again["model"]["Objects"]["applications"][0]["?"] == deployed["model"]["Objects"]["applications"][0]["?"]
+
+
+def next_session(deployed, tmp_path, drop_application=None):
+    """The dashboard's next session on a deployed environment: Objects the stored model (less an
+    application removed), ObjectsCopy the stored model, run with the stacks the deploy left."""
+    stored = deployed["model"]
+    objects = json.loads(json.dumps(stored["Objects"]))
+    objects["applications"] = [a for a in objects["applications"] if a["?"]["id"] != drop_application]
+    model_path, cloud_path = tmp_path / "model.json", tmp_path / "previous.json"
+    model_path.write_text(json.dumps({"Objects": objects, "ObjectsCopy": stored["Objects"],
+                                      "Attributes": stored["Attributes"]}))
+    cloud_path.write_text(json.dumps(deployed))
+    env = dict(os.environ, MPLC_CACHE_DIR=str(tmp_path / "cache"))
+    completed = subprocess.run(
+        [sys.executable, "-m", "mplc.cli", "run", "--path", APPS, "--model", str(model_path),
+         "--cloud", str(cloud_path)], capture_output=True, text=True, env=env)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return json.loads(completed.stdout)
+
+
+# Expected values below: the reference engine on the same sessions (its Heat fake holding the
+# stacks of the first deployment, push(async => true) accepted as mplc does: docs/fidelity.md).
+def test_second_deploy_of_an_unchanged_environment_pushes_nothing(deployed, tmp_path):
+    again = next_session(deployed, tmp_path)
+    assert again["error"] is None
+    assert again["cloud"]["stacks"] == deployed["cloud"]["stacks"]
+    assert [r["text"] for r in again["cloud"]["reports"]] == ["Database is ready"]
+    assert [p["host"] for p in again["cloud"]["agentPlans"]] == ["db-vm"]
+
+
+def test_removing_an_application_releases_its_instance_resources_from_the_stack(deployed, tmp_path):
+    removed = next_session(deployed, tmp_path, drop_application="web")
+    assert removed["error"] is None
+    (before,), (after,) = deployed["cloud"]["stacks"].values(), removed["cloud"]["stacks"].values()
+    assert after["pushes"] == before["pushes"] + 1 and not after["deleted"]
+    gone = sorted(set(before["template"]["resources"]) - set(after["template"]["resources"]))
+    assert [name for name in gone if "web-vm" not in name] == []
+    assert sorted(gone) == sorted(name for name in before["template"]["resources"] if "web-vm" in name)
+    assert not [name for name in after["template"]["outputs"] if "web-vm" in name]
+    assert [(n["event"], n["instance"]) for n in removed["cloud"]["notifications"]] == [
+        ("untrackCloudInstance", "web-vm"), ("trackCloudInstance", "db-vm")]
+    assert [a["?"]["id"] for a in removed["model"]["Objects"]["applications"]] == ["db"]

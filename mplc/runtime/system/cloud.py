@@ -93,9 +93,11 @@ def _environment_of(obj):
 
 @native("io.murano.system.HeatStack")
 class HeatStack:
-    """A stack whose pushes are recorded. As in the reference, a push only happens when the
-    template or parameters changed since the last one, and adds the template version and
-    the stack's description; pushing a template without resources deletes the stack."""
+    """A stack whose pushes are recorded. As in the reference, the template and parameters are
+    read from the cloud when first needed (a stack a previous deployment left, see
+    ``start_with_stacks``), a push only happens when they changed since, and adds the template
+    version and the stack's description; pushing a template without resources deletes the
+    stack."""
 
     def __init__(self, executor, name: str, description: str | None = None,
                  region_name: str | None = None):
@@ -103,23 +105,34 @@ class HeatStack:
         self.name = name
         self.description = description
         self.region_name = region_name
-        self.template = {}
+        self.template = None
         self.parameters_ = {}
         self.files = {}
         self.hot_environment = None
         self.applied = True
-        self.pushed = None
+
+    def _stack(self):
+        """The stack's record in the simulated cloud, None when there is no such stack."""
+        entry = records(self.executor)["stacks"].get(self.name)
+        return None if entry is None or entry.get("deleted") else entry
+
+    def _fetched(self):
+        if self.template is None:
+            entry = self._stack()
+            self.template = copy.deepcopy(entry["template"]) if entry else {}
+            self.parameters_ = dict(entry.get("parameters") or {}) if entry else {}
+            self.applied = True
+        return self.template
 
     def current(self):
-        return copy.deepcopy(self.template)
+        return copy.deepcopy(self._fetched())
 
     def parameters(self):
+        self._fetched()
         return dict(self.parameters_)
 
     def reload(self):
-        self.template = copy.deepcopy(self.pushed["template"]) if self.pushed else {}
-        self.parameters_ = dict(self.pushed["parameters"]) if self.pushed else {}
-        self.applied = True
+        self.template = None
         return self.current()
 
     def set_template(self, template: Mapping):
@@ -144,14 +157,15 @@ class HeatStack:
         if template.get("heat_template_version", HEAT_TEMPLATE_VERSION) != HEAT_TEMPLATE_VERSION:
             raise HeatStackError(
                 f"Currently only heat_template_version {HEAT_TEMPLATE_VERSION} is supported.")
-        merged = merge(self.template, template)
-        self.applied = self.applied and merged == self.template
-        self.template = merged
+        current = self._fetched()
+        self.template = merge(current, template)
+        self.applied = self.applied and self.template == current
 
     def output(self):
-        if self.pushed is None:
+        entry = self._stack()
+        if entry is None:
             return {}
-        template = self.pushed["template"]
+        template = entry["template"]
         outputs = template.get("outputs") or {}
         return {name: self._resolve((spec or {}).get("value"), template.get("resources") or {})
                 for name, spec in outputs.items()}
@@ -205,39 +219,37 @@ class HeatStack:
         return fake_id(self.name, name, *map(str, path))
 
     def push(self, async_: bool = False):
-        if self.applied:
+        if self.applied or self.template is None:
             return
         self.template.setdefault("heat_template_version", HEAT_TEMPLATE_VERSION)
         if self.description and "description" not in self.template:
             self.template["description"] = self.description
-        if "resources" not in self.template and "Resources" not in self.template:
-            if self.pushed is not None:
-                self._delete_pushed()
-                self.template = {}
-                self.applied = False
-                return
-        else:
-            self.pushed = {"template": copy.deepcopy(self.template),
-                           "parameters": dict(self.parameters_), "files": dict(self.files)}
+        pushed = copy.deepcopy(self.template)
+        if "resources" in pushed or "Resources" in pushed:
             stacks = records(self.executor)["stacks"]
             entry = stacks.setdefault(self.name, {"description": self.description,
                                                   "region": self.region_name, "pushes": 0})
-            entry.update(self.pushed, deleted=False)
-            entry["pushes"] += 1
-        self.applied = True
+            entry.update(template=pushed, parameters=dict(self.parameters_),
+                         files=dict(self.files), deleted=False)
+            entry["pushes"] = entry.get("pushes", 0) + 1
+        elif self._stack() is not None:
+            self.delete()
+        self.applied = self.template == pushed
 
     def delete(self):
-        if not self.template:
+        if not self._fetched():
             return
-        self._delete_pushed()
+        entry = self._stack()
+        if entry is not None:
+            entry["deleted"] = True
         self.template = {}
         self.applied = True
 
-    def _delete_pushed(self):
-        self.pushed = None
-        entry = records(self.executor)["stacks"].get(self.name)
-        if entry is not None:
-            entry["deleted"] = True
+
+def start_with_stacks(executor, stacks: Mapping):
+    """Have the simulated cloud hold the Heat stacks a previous deployment left: ``stacks`` as
+    ``mplc run`` prints them under ``cloud`` (name -> template, parameters, ...)."""
+    records(executor)["stacks"].update(copy.deepcopy(dict(stacks)))
 
 
 def _walk(value, path):
