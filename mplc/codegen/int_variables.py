@@ -4,9 +4,9 @@ them, so inline integer code needs no ``type(x) is int`` guard for them.
 Conservative by construction; a variable qualifies only when every way it gets a value gives an
 int:
 
-- a variable (not an argument: a literal ``null`` argument skips its contract, even
-  ``int().notNull()``, as in the reference) whose first mention in the body is a top-level assignment of it, not
-  reading it, before any other statement mentions it (so no read sees it unset);
+- a variable whose first mention in the body is a top-level assignment of it, not reading it,
+  before any other statement mentions it (so no read sees it unset); never an argument: a
+  literal ``null`` argument skips its contract, even ``int().notNull()``, as in the reference;
 - the variable of a For over ``range(...)`` (yaql's ranges yield ints), mentioned nowhere but
   in that loop's body;
 
