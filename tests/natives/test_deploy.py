@@ -144,3 +144,21 @@ def test_removing_an_application_releases_its_instance_resources_from_the_stack(
     assert [(n["event"], n["instance"]) for n in removed["cloud"]["notifications"]] == [
         ("untrackCloudInstance", "web-vm"), ("trackCloudInstance", "db-vm")]
     assert [a["?"]["id"] for a in removed["model"]["Objects"]["applications"]] == ["db"]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "cannot read cloud"),
+    ("[1]", "'stacks' must map stack names to objects with a 'template' object"),
+    ('{"cloud": {"stacks": {"s": {"template": 3}}}}',
+     "'stacks' must map stack names to objects with a 'template' object"),
+])
+def test_bad_cloud_file_is_a_usage_error(content, message, tmp_path):
+    cloud = tmp_path / "cloud.json"
+    cloud.write_text(content)
+    env = dict(os.environ, MPLC_CACHE_DIR=str(tmp_path / "cache"))
+    completed = subprocess.run(
+        [sys.executable, "-m", "mplc.cli", "run", "--path", APPS, "--model", ENVIRONMENT,
+         "--method", "deploy", "--cloud", str(cloud)], capture_output=True, text=True, env=env)
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("mplc run: error: ") and message in completed.stderr
+    assert "Traceback" not in completed.stderr and completed.stdout == ""
