@@ -21,6 +21,7 @@ from yaql.language.contexts import Context
 from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
+from mplc.runtime.loading import LoadSession
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
@@ -549,7 +550,6 @@ class Executor:
         """Build an object (and the objects inside it) from object-model data, as ``new()`` and
         class() contracts do: properties set twice (references resolved on the second pass),
         then ``.init`` run dependencies-first."""
-        from mplc.runtime.loading import LoadSession
         if self.loading is not None:
             return self.loading.load(data, owner, default_type, scope, context)
         session = LoadSession(self, owner, keep_ids)

@@ -16,13 +16,14 @@ from yaql.language import contexts, exceptions as yaql_exceptions, expressions, 
 from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge, functions
-from mplc.runtime.executor import DirectCall, child_context
-from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference, resolve_class
+from mplc.runtime.executor import DirectCall, Executor, child_context
+from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _TYPE_KEY = bridge.stored_key(bridge.TYPE)
+_NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
 _NUMBERS = (int, float)
 _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
@@ -186,15 +187,17 @@ def length(value, context, engine):
 def new_object(context, engine, type_name, *properties):
     """``new(Type, name => value, ...)``: murano's ``new`` for a class reference or class name
     (resolved where the code runs, as its ``TypeParameter`` does), properties as keywords."""
+    executor = Executor.current()
+    scope = bridge.lookup(context, _NAMES_SCOPE_KEY)
     if type(type_name) is TypeReference:
         reference = type_name
     elif type(type_name) is str:
-        reference = resolve_class(type_name, context).reference
+        reference = executor.find_class(type_name, scope).reference
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
-    for _, value in properties:
-        _quota(engine, value)
-    return _quota(engine, functions.new(context.create_child_context(), reference, **dict(properties)))
+    parameters = {name: _quota(engine, value) for name, value in properties}
+    return _quota(engine, functions.instantiate(executor, context.create_child_context(), scope, reference,
+                                                parameters))
 
 
 def range_of(stop, context, engine):

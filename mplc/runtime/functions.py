@@ -41,11 +41,19 @@ def cast(context, object_, type__, version_spec=None):
 @specs.parameter("__owner", ObjectParameter(nullable=True))
 @specs.parameter("__object_name", yaqltypes.String(True))
 def new(__context, __type_name, __owner=None, __object_name=None, __extra=None, **parameters):
-    data = {__type_name: parameters, "name": __object_name}
-    for key, value in (__extra or {}).items():
+    return instantiate(_executor(), __context, __context[bridge.NAMES_SCOPE], __type_name, parameters,
+                       __owner, __object_name, __extra)
+
+
+def instantiate(executor, context, scope, type_reference, parameters, owner=None, name=None, extra=None):
+    """What murano's ``new()`` builds: an object of ``type_reference`` from ``parameters``,
+    named ``name``, with the keys of ``extra`` that start with ``_``, loaded by code running in
+    ``context`` whose names resolve in ``scope``."""
+    data = {type_reference: parameters, "name": name}
+    for key, value in (extra or {}).items():
         if key.startswith("_"):
             data[key] = value
-    return _executor().load_object(data, __owner, scope=__context[bridge.NAMES_SCOPE], context=__context)
+    return executor.load_object(data, owner, scope=scope, context=context)
 
 
 @specs.parameter("type_name", TypeParameter())
