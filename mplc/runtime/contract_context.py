@@ -72,7 +72,9 @@ class ContractContext(contracts.ContractContext):
         return obj.object_id
 
     def object_type(self, obj):
-        return obj.real_this.type
+        """The class of the object as the value has it: a ``cast()`` view's class, as the
+        reference's class() and template() contracts see it."""
+        return obj.type
 
     def object_owner(self, obj):
         return obj.real_this.owner
@@ -107,7 +109,7 @@ class ContractContext(contracts.ContractContext):
             murano_type = murano_type.type
         if not isinstance(value, MuranoObject):
             return False
-        return _is_instance_of(value.real_this.type, murano_type.name, version_spec,
+        return _is_instance_of(value.type, murano_type.name, version_spec,
                                self.scope.package)
 
 
