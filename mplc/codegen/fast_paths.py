@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from mplc import ir
-from mplc.codegen.int_variables import is_int_expression
+from mplc.codegen.int_variables import is_int_expression, normal_variable_name
 from mplc.codegen.module import fast_attribute, load, store
 from mplc.pyast import PyAst
 
@@ -62,12 +62,6 @@ INLINE_INTEGER_OPERATORS = {
     "#operator_+": ast.Add(), "#operator_-": ast.Sub(), "#operator_*": ast.Mult(),
     "#operator_<": ast.Lt(), "#operator_<=": ast.LtE(), "#operator_>": ast.Gt(), "#operator_>=": ast.GtE(),
 }
-
-
-def normal_variable_name(name: str) -> str:
-    """The key yaql's contexts store a variable under: ``$x``; ``$`` is ``$1``."""
-    name = name if name.startswith("$") else "$" + name
-    return "$1" if name == "$" else name
 
 
 def _rejected_literal(name: str, args: tuple[ir.Expr, ...]) -> bool:

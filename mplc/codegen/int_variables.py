@@ -27,9 +27,12 @@ INT_OPERATORS = frozenset(("#operator_+", "#operator_-", "#operator_*", "#operat
 _SPECIAL = frozenset(("$1", "$this"))  # assigned through the runtime, never plain locals
 
 
-def _key(name: str) -> str:
+def normal_variable_name(name: str) -> str:
+    """The key yaql's contexts store a variable under: ``$x``; ``$`` is ``$1``."""
     name = name if name.startswith("$") else "$" + name
     return "$1" if name == "$" else name
+
+
 
 
 def is_int_expression(tree: ir.Expr, int_keys: frozenset[str] | set[str]) -> bool:
@@ -38,7 +41,7 @@ def is_int_expression(tree: ir.Expr, int_keys: frozenset[str] | set[str]) -> boo
     if isinstance(tree, ir.Constant):
         return type(tree.value) is int
     if isinstance(tree, ir.GetContextValue):
-        return _key(tree.name) in int_keys
+        return normal_variable_name(tree.name) in int_keys
     return (isinstance(tree, ir.Function) and tree.name in INT_OPERATORS and len(tree.args) == 2
             and all(is_int_expression(arg, int_keys) for arg in tree.args))
 
@@ -52,11 +55,11 @@ def _is_int_value(value, int_keys) -> bool:
 def _mentions(node, found: set[str]) -> set[str]:
     """Keys of every variable ``node`` reads or writes anywhere inside it."""
     if isinstance(node, ir.GetContextValue):
-        found.add(_key(node.name))
+        found.add(normal_variable_name(node.name))
     elif isinstance(node, ir.For):
-        found.add(_key(node.variable))
+        found.add(normal_variable_name(node.variable))
     elif isinstance(node, ir.Catch) and node.variable:
-        found.add(_key(node.variable))
+        found.add(normal_variable_name(node.variable))
     if isinstance(node, (tuple, list)):
         for item in node:
             _mentions(item, found)
@@ -96,7 +99,7 @@ def int_variables(method: ir.Method) -> frozenset[str]:
     statements = list(_walk_statements(method.body))
     if any(isinstance(statement, ir.Parallel) for statement in statements):
         return frozenset()
-    arguments = {_key(argument.name) for argument in method.arguments}
+    arguments = {normal_variable_name(argument.name) for argument in method.arguments}
     candidates: set[str] = set()
     assignments: dict[str, list] = {}
     disqualified: set[str] = set()
@@ -105,25 +108,25 @@ def int_variables(method: ir.Method) -> frozenset[str]:
         if isinstance(statement, ir.Assignment):
             target = statement.target
             if isinstance(target.root, ir.GetContextValue):
-                key = _key(target.root.name)
+                key = normal_variable_name(target.root.name)
                 if target.steps:
                     disqualified.add(key)
                 else:
                     assignments.setdefault(key, []).append(statement.value)
         elif isinstance(statement, ir.For):
-            key = _key(statement.variable)
+            key = normal_variable_name(statement.variable)
             if key in loops or not _is_range(statement.collection):
                 disqualified.add(key)
             loops[key] = statement
         elif isinstance(statement, ir.Try):
-            disqualified.update(_key(catch.variable) for catch in statement.catches if catch.variable)
+            disqualified.update(normal_variable_name(catch.variable) for catch in statement.catches if catch.variable)
     first_assigned: set[str] = set()
     seen: set[str] = set()
     for statement in method.body.statements:
         mentioned = _mentions(statement, set())
         if (isinstance(statement, ir.Assignment) and isinstance(statement.target.root, ir.GetContextValue)
                 and not statement.target.steps):
-            key = _key(statement.target.root.name)
+            key = normal_variable_name(statement.target.root.name)
             if key not in seen and key not in _mentions(statement.value, set()):
                 first_assigned.add(key)
         seen |= mentioned
@@ -169,9 +172,9 @@ def _mentions_outside(node, loop: ir.For) -> set[str]:
         if not _contains(node, loop):
             return _mentions(node, found)
         if isinstance(node, ir.For):
-            found.add(_key(node.variable))
+            found.add(normal_variable_name(node.variable))
         elif isinstance(node, ir.Catch) and node.variable:
-            found.add(_key(node.variable))
+            found.add(normal_variable_name(node.variable))
         for field in dataclasses.fields(node):
             if field.name != "pos":
                 found |= _mentions_outside(getattr(node, field.name), loop)

@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass, replace
 
 from mplc import ir
-from mplc.codegen.fast_paths import normal_variable_name
+from mplc.codegen.int_variables import normal_variable_name
 from mplc.codegen.module import (BodyLocals, ModuleBuilder, constant, function_def, load,
                                   runtime_attribute, runtime_call, store)
 from mplc.pyast import PyAst
