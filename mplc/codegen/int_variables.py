@@ -33,8 +33,6 @@ def normal_variable_name(name: str) -> str:
     return "$1" if name == "$" else name
 
 
-
-
 def is_int_expression(tree: ir.Expr, int_keys: frozenset[str] | set[str]) -> bool:
     while isinstance(tree, ir.Wrap):
         tree = tree.expr
