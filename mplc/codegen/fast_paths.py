@@ -111,8 +111,9 @@ class FastPaths:
         """Inline code for ``tree``, or None when it keeps yaql's generic call."""
         if isinstance(tree, ir.GetContextValue):
             at = PyAst(tree.pos)
-            if self.builder.locals is not None:
-                return load(at, self.builder.locals.name(normal_variable_name(tree.name)))
+            local = None if self.builder.locals is None else self.builder.locals.name(normal_variable_name(tree.name))
+            if local is not None:
+                return load(at, local)
             return at.Call(func=fast_attribute(at, "variable"),
                            args=[load(at, "context"), at.Constant(value=normal_variable_name(tree.name))],
                            keywords=[])
@@ -215,16 +216,18 @@ class FastPaths:
         return inline
 
     def _function(self, at: PyAst, tree: ir.Function) -> ast.expr | None:
-        """``dict(k => v, ...)``, ``format(f, a...)``, ``len(x)``, ``range(n)``, ``new(T, k => v, ...)``:
-        plain calls of functions no
-        MuranoPL code can overload (methods and extension methods only take receivers). The
-        node is a method-style lambda when yaql gives it a receiver; then it keeps the bridge."""
+        """``dict(k => v, ...)``, ``dict(pairs)``, ``format(f, a...)``, ``len(x)``, ``range(n)``,
+        ``new(T, k => v, ...)``: plain calls of functions no MuranoPL code can overload (methods
+        and extension methods only take receivers). The node is a method-style lambda when yaql
+        gives it a receiver; then it keeps the bridge."""
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
         if name == "dict" and not self.legacy and all(isinstance(arg, ir.MappingRule) for arg in args):
             pairs = [at.Tuple(elts=[operand(arg.source), operand(arg.destination)], ctx=ast.Load())
                      for arg in args]
             fast = at.Call(func=fast_attribute(at, "build_dict"), args=pairs, keywords=[])
+        elif name == "dict" and not self.legacy and len(args) == 1 and _plain_arguments(args):
+            fast = _triple_call(at, fast_attribute(at, "dict_of_pairs"), operand(args[0]))
         elif name == "format" and args and _plain_arguments(args):
             fast = at.Call(func=fast_attribute(at, "format_string"),
                            args=[load(at, "context"), load(at, "engine"), *(operand(arg) for arg in args)],
@@ -241,6 +244,8 @@ class FastPaths:
                            keywords=[])
         else:
             return None
+        if self.builder.locals is not None:
+            return fast  # bodies and item functions run with no receiver
         without_receiver = at.Compare(left=load(at, "receiver"), ops=[ast.Is()],
                                       comparators=[fast_attribute(at, "NO_VALUE")])
         return at.IfExp(test=without_receiver, body=fast,
@@ -253,7 +258,7 @@ class FastPaths:
             return _triple_call(at, site, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
                 and not member.name.startswith("#"):
-            arguments = self.builder.call_arguments(at, member.args)
+            arguments = self.builder.call_arguments(at, member.args, item_functions=True)
             site = self.builder.define(at, "M", self._site(
                 at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
                 arguments, at.Constant(value=not self.legacy)))
@@ -350,6 +355,34 @@ class FastPaths:
         if name == "#unary_operator_not" and len(args) == 1:
             return self.numeric_only(args[0], True)
         return name in BOOLEAN_OPERATORS and len(args) == 2 and all(self.numeric_only(arg, True) for arg in args)
+
+    def context_free(self, tree: ir.Expr) -> bool:
+        """Whether every node of ``tree`` compiles to code that gets ``$`` as a value and hands
+        the context only to functions that do not read ``$`` from it (no lazy argument, no
+        method call, no lambda): then ``$`` may be a parameter and the context the lambda's
+        parent (``ModuleBuilder.item_function``)."""
+        if isinstance(tree, ir.Wrap):
+            return self.context_free(tree.expr)
+        if isinstance(tree, (ir.Constant, ir.KeywordConstant, ir.GetContextValue, ir.TypeName)):
+            return True
+        if not isinstance(tree, ir.Function):
+            return False
+        name, args = tree.name, tree.args
+        if name in BOOLEAN_OPERATORS:
+            return len(args) == 2 and all(self.writes_no_context(arg) and self.context_free(arg) for arg in args)
+        if name == "#operator_." and len(args) == 2:
+            return isinstance(args[1], ir.KeywordConstant) and self.context_free(args[0])
+        if name == "dict" and all(isinstance(arg, ir.MappingRule) for arg in args):
+            return (not self.legacy and tree.uses_receiver
+                    and all(self.context_free(arg.source) and self.context_free(arg.destination) for arg in args))
+        plain = ((name in self.binary and len(args) == 2 and not _rejected_literal(name, args))
+                 or (name in COMPARISONS and len(args) == 2)
+                 or (name in ("#unary_operator_not", "#unary_operator_-") and len(args) == 1)
+                 or (name == "#list" and not any(isinstance(arg, ir.MappingRule) for arg in args))
+                 or (tree.uses_receiver and _plain_arguments(args) and (
+                     (name in ("dict", "range") and not self.legacy and len(args) == 1)
+                     or (name == "len" and len(args) == 1) or (name == "format" and args))))
+        return plain and all(self.context_free(arg) for arg in args)
 
     def writes_no_context(self, tree: ir.Expr) -> bool:
         if isinstance(tree, (ir.Constant, ir.KeywordConstant, ir.GetContextValue, ir.TypeName)):

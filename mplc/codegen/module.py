@@ -142,6 +142,21 @@ class _PredicateValue:
         return False
 
 
+class _ItemValue:
+    """The locals of an item function: ``$`` is the parameter ``item``; every other variable is
+    read from the context."""
+
+    @staticmethod
+    def name(key: str) -> str | None:
+        return "item" if key == "$1" else None
+
+    int_keys: frozenset[str] = frozenset()
+
+    @staticmethod
+    def holds_int(local: str) -> bool:
+        return False
+
+
 class _ReloadFiller(ast.NodeTransformer):
     def __init__(self, body_locals: BodyLocals) -> None:
         self.body_locals = body_locals
@@ -234,9 +249,12 @@ class ModuleBuilder:
             arguments = self.call_arguments(at, args)
         return runtime_call(at, "call", at.Constant(value=name), *(load(at, n) for n in TRIPLE), arguments)
 
-    def call_arguments(self, at: PyAst, args: tuple[ir.Expr, ...]) -> ast.expr:
-        """The hoisted tuple of argument objects of a call (``_AN``)."""
-        return self.define(at, "A", at.Tuple(elts=[self.argument(arg) for arg in args], ctx=ast.Load()))
+    def call_arguments(self, at: PyAst, args: tuple[ir.Expr, ...], item_functions: bool = False) -> ast.expr:
+        """The hoisted tuple of argument objects of a call (``_AN``); ``item_functions``: with
+        the item functions of those that qualify (the arguments of a method call, which the
+        runtime's queries may call per item)."""
+        return self.define(at, "A", at.Tuple(elts=[self.argument(arg, item_functions) for arg in args],
+                                             ctx=ast.Load()))
 
     def call_lazy(self, tree: ir.Function, arguments: ast.expr) -> ast.expr:
         """The lazy argument object of the call ``tree`` whose argument tuple is ``arguments``."""
@@ -246,7 +264,7 @@ class ModuleBuilder:
         return self.define(at, "L", runtime_call(at, "lazy", load(at, function),
                                                   at.Constant(value=tree.uses_receiver)))
 
-    def argument(self, tree: ir.Expr) -> ast.expr:
+    def argument(self, tree: ir.Expr, item_function: bool = False) -> ast.expr:
         """A module-level lazy argument object standing for ``tree`` (yaql passes trees, not values)."""
         at = PyAst(tree.pos)
         if isinstance(tree, (ir.Constant, ir.KeywordConstant)):
@@ -264,8 +282,21 @@ class ModuleBuilder:
             return fast_attribute(at, "NO_VALUE")
         uses_receiver = isinstance(tree, ir.Function) and tree.uses_receiver
         function = self.expression_function(tree)
-        return self.define(at, "L", runtime_call(at, "lazy", load(at, function),
-                                                  at.Constant(value=uses_receiver)))
+        arguments = [load(at, function), at.Constant(value=uses_receiver)]
+        if item_function and self.fast is not None and self.fast.context_free(tree):
+            arguments.append(load(at, self.item_function(tree)))
+        return self.define(at, "L", runtime_call(at, "lazy", *arguments))
+
+    def item_function(self, tree: ir.Expr) -> str:
+        """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item``, for a
+        tree ``FastPaths.context_free`` admits (a query calls it per item, in its own context)."""
+        at = PyAst(tree.pos)
+        outer, self.locals = self.locals, _ItemValue()
+        try:
+            code = self.expression_code(tree)
+        finally:
+            self.locals = outer
+        return self.define_function(at, "i", ("item", "context", "engine"), [at.Return(value=code)])
 
     def evaluate(self, expression: ir.Expression) -> ast.expr:
         """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics.

@@ -78,21 +78,32 @@ SMALL_INT = 1 << 4096
 # string, tuple or list is far below the quota (512 KiB).
 _SHORT = 1000
 _SHORT_SIZED = frozenset((str, tuple, list))
-_TINY = frozenset((bool, float, type(None)))
+_ALWAYS_SMALL = frozenset((bool, float, type(None), utils.FrozenDict))
+
+
+# A list of this many values, each far below the quota, is far below it too (8 KiB each at most).
+SHORT_LIST = 32
+
+
+def is_small(value) -> bool:
+    """Whether a value's shallow size is far below any memory quota."""
+    value_type = type(value)
+    if value_type in _ALWAYS_SMALL:
+        return True
+    if value_type is int:
+        return -SMALL_INT < value < SMALL_INT
+    return value_type in _SHORT_SIZED and len(value) < _SHORT
 
 
 def quota(engine, result):
     """yaql's memory quota check of a result, skipped for values far below any quota."""
-    result_type = type(result)
-    if result_type in _TINY or result_type is utils.FrozenDict:
-        return result
-    if result_type is int:
-        if -SMALL_INT < result < SMALL_INT:
-            return result
-    elif result_type in _SHORT_SIZED and len(result) < _SHORT:
-        return result
-    utils.limit_memory_usage(engine, (1, result))
+    if type(result) not in _ALWAYS_SMALL and not is_small(result):
+        utils.limit_memory_usage(engine, (1, result))
     return result
+
+
+def all_small(values) -> bool:
+    return all(map(is_small, values))
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -124,12 +135,16 @@ def finalize(value):
         if value_type is dict:
             return utils.FrozenDict({finalize(k): finalize(v) for k, v in value.items()})
         plain = value._d  # a FrozenDict's own dict: iterating the Mapping ABC costs a call per item
+        if _SCALARS.issuperset(map(type, plain.values())) and _SCALARS.issuperset(map(type, plain)):
+            return value
         keys = [finalize(k) for k in plain]
         values = [finalize(v) for v in plain.values()]
         if all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values())):
             return value
         return utils.FrozenDict(zip(keys, values))
     if kind == _PLAIN_SEQUENCE:
+        if value_type is tuple and _SCALARS.issuperset(map(type, value)):
+            return value
         items = [finalize(item) for item in value]
         if value_type is tuple and all(map(operator.is_, items, value)):
             return value
@@ -213,13 +228,19 @@ def lookup(context, key):
 # --- argument objects for generated code ------------------------------------------------------
 
 class Lazy(expressions.Expression):
-    """A compiled sub-expression handed to a yaql function as an unevaluated argument."""
+    """A compiled sub-expression handed to a yaql function as an unevaluated argument.
 
-    __slots__ = ("function", "uses_receiver")
+    ``item_function``: when the sub-expression reads ``$`` only as a value and nothing in it
+    reads the context for ``$`` (codegen proves it), its twin ``(item, context, engine)`` that
+    takes ``$`` as ``item`` and runs in the lambda's parent context: queries call it per item
+    without building a context."""
 
-    def __init__(self, function, uses_receiver=False):
+    __slots__ = ("function", "uses_receiver", "item_function")
+
+    def __init__(self, function, uses_receiver=False, item_function=None):
         self.function = function
         self.uses_receiver = uses_receiver
+        self.item_function = item_function
 
     def __call__(self, receiver, context, engine):
         return self.function(receiver, context, engine)
@@ -228,9 +249,9 @@ class Lazy(expressions.Expression):
         return getattr(self.function, "__name__", "<expression>")
 
 
-def lazy(function, uses_receiver=False) -> Lazy:
+def lazy(function, uses_receiver=False, item_function=None) -> Lazy:
     """``uses_receiver`` is yaql's flag of the wrapped node: True for a plain ``name(...)`` call."""
-    return Lazy(function, uses_receiver)
+    return Lazy(function, uses_receiver, item_function)
 
 
 def constant(value) -> expressions.Constant:

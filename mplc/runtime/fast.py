@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections.abc
 import functools
+import itertools
 import types
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
@@ -163,6 +164,18 @@ def build_dict(*pairs):
     return utils.FrozenDict(pairs)
 
 
+def dict_of_pairs(items, context, engine):
+    """``dict(pairs)``: the one overload that takes a positional argument, yaql's
+    ``dict(items)``, for what its ``Iterable`` parameter admits (no string, no mapping). Its
+    result, a FrozenDict, needs no quota check."""
+    if isinstance(items, collections.abc.Iterable) and not isinstance(items, (str, utils.MappingType)):
+        try:
+            return yaql_collections.dict__(utils.limit_iterable(_quota(engine, items), engine), engine)
+        except StopIteration as error:  # a pair too short: yaql's runner wraps it
+            raise yaql_exceptions.WrappedException(error) from None
+    return _call("dict", context, engine, items)
+
+
 def format_string(context, engine, format_, *args):
     """``format(f, args...)``: mplc's safe ``format`` when ``f`` is a string, as yaql checks
     and converts each argument (its size against the memory quota) before the call."""
@@ -208,7 +221,10 @@ def range_of(stop, context, engine):
 
 
 def build_list(engine, *items):
-    """``[a, b]``: yaql's own ``#list``, called without resolving it (nothing else has the name)."""
+    """``[a, b]``: yaql's own ``#list``, called without resolving it (nothing else has the name);
+    its quota check skipped when every item is far below the quota."""
+    if len(items) <= bridge.SHORT_LIST and bridge.all_small(items):
+        return items
     return yaql_collections.build_list(engine, *items)
 
 
@@ -262,7 +278,11 @@ def _iterable(receiver, engine):
 
 
 def _per_item(function, context, engine):
-    """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context."""
+    """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context
+    (none for a lazy argument's ``item_function``)."""
+    item_function = getattr(function, "item_function", None)
+    if item_function is not None:
+        return lambda item: item_function(item, context, engine)
     scope = context.create_child_context()
     if type(scope) is contexts.Context:
         return lambda item: function(NO_VALUE, child_context(scope, {"$1": item}), engine)
@@ -276,6 +296,9 @@ def _per_item(function, context, engine):
 
 def _select(receiver, arguments, context, engine):
     """yaql's ``collection.select(selector)``: a lazy map."""
+    item_function = getattr(arguments[0], "item_function", None)
+    if item_function is not None:
+        return map(item_function, _iterable(receiver, engine), itertools.repeat(context), itertools.repeat(engine))
     return map(_per_item(arguments[0], context, engine), _iterable(receiver, engine))
 
 

@@ -31,6 +31,9 @@ EXPRESSIONS = [
     "$b.first()", "$b.first($a)", "$b.where($ = $a).first(null)", "$b.select($.first()).first(0)",
     "$b.join($a)", "$b.join(', ')", "$b.select($ * 2).join('-')",
     "$a.format($b)", "'{0}+{1}'.format($a, $b)", "'x'.format()",
+    "$b.select(dict(k => $, v => $a))", "$b.select(format('{0}', $))", "$b.select($.a)",
+    "$b.where($.a > 0 or $ = $a)", "$b.select(dict($))", "dict($b.select([$, $a]))",
+    "$b.select(-$ mod 3)", "$b.select($[0])", "$b.select(range($))", "$b.select($ in $a)",
 ]
 
 scalars = st.one_of(
