@@ -10,6 +10,7 @@ would see for a parsed tree.
 from __future__ import annotations
 
 import collections.abc  # noqa: F401  (yaql 3.x needs it loaded)
+import itertools
 import operator
 import sys
 
@@ -123,6 +124,26 @@ def _finalize_kind(value_type) -> int:
     return _KEEP
 
 
+def limit_iterable(iterable, limit: int = ITERATORS_LIMIT):
+    """yaql's ``utils.limit_iterable``: a sequence, mapping or set longer than ``limit`` fails at
+    once, any other iterable when its item past the limit is taken; made of C iterators, with
+    no Python frame per item."""
+    if isinstance(iterable, (utils.SequenceType, utils.MappingType, utils.SetType)):
+        if 0 <= limit < len(iterable):
+            raise yaql_exceptions.CollectionTooLargeException(limit)
+        return iterable
+    source = iter(iterable)
+    if limit < 0:
+        return source
+    return itertools.chain(map(operator.itemgetter(1), zip(range(limit), source)), _nothing_more(source, limit))
+
+
+def _nothing_more(source, limit: int):
+    for _ in source:
+        raise yaql_exceptions.CollectionTooLargeException(limit)
+    yield from ()
+
+
 def finalize(value):
     """Freeze a result as the reference's ``#finalize`` does: lists to tuples, dicts to FrozenDict."""
     value_type = type(value)
@@ -155,7 +176,7 @@ def finalize(value):
         return tuple(finalize(item) for item in value)
     if kind == _SET:
         return frozenset(finalize(item) for item in value)
-    return tuple(finalize(item) for item in utils.limit_iterable(value, ITERATORS_LIMIT))
+    return tuple(map(finalize, limit_iterable(value)))
 
 
 @specs.name("#finalize")

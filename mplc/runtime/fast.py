@@ -170,7 +170,7 @@ def dict_of_pairs(items, context, engine):
     result, a FrozenDict, needs no quota check."""
     if isinstance(items, collections.abc.Iterable) and not isinstance(items, (str, utils.MappingType)):
         try:
-            return yaql_collections.dict__(utils.limit_iterable(_quota(engine, items), engine), engine)
+            return yaql_collections.dict__(_limit_iterable(_quota(engine, items), engine), engine)
         except StopIteration as error:  # a pair too short: yaql's runner wraps it
             raise yaql_exceptions.WrappedException(error) from None
     return _call("dict", context, engine, items)
@@ -242,7 +242,9 @@ class PropertyRead:
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
             result = receiver.get_property(self.name, context)
-        elif type(receiver) is utils.FrozenDict or type(receiver) is dict:
+        elif type(receiver) is utils.FrozenDict:
+            result = receiver._d.get(self.name) if self.legacy else receiver._d[self.name]
+        elif type(receiver) is dict:
             result = receiver.get(self.name) if self.legacy else receiver[self.name]
         else:
             return _call("#operator_.", context, engine, receiver, self.keyword)
@@ -274,7 +276,11 @@ def library_method(context, name) -> bool:
 
 def _iterable(receiver, engine):
     """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
-    return utils.limit_iterable(_quota(engine, receiver), engine)
+    return _limit_iterable(_quota(engine, receiver), engine)
+
+
+def _limit_iterable(iterable, engine):
+    return bridge.limit_iterable(iterable, utils.get_max_collection_size(engine))
 
 
 def _per_item(function, context, engine):
