@@ -7,7 +7,7 @@ import ast
 from mplc import ir
 from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
-from mplc.codegen.int_variables import int_variables
+from mplc.codegen.int_variables import int_bit_bounds, int_variables
 from mplc.codegen.statements import StatementCompiler
 from mplc.contracts import ContractCompiler
 from mplc.pyast import PyAst
@@ -127,7 +127,8 @@ class ClassModuleCompiler:
         arguments = at.Tuple(elts=[self._argument(argument) for argument in method.arguments],
                              ctx=ast.Load())
         int_keys = int_variables(method) if self.builder.fast is not None else frozenset()
-        body = self.statements.body_function(method.body, method.pos, int_keys)
+        body = self.statements.body_function(method.body, method.pos, int_keys,
+                                             int_bit_bounds(method, int_keys))
         self.instructions.add_method(method.body)
         return runtime_call(
             at, "MethodSpec", at.Constant(value=method.name),

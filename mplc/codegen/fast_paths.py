@@ -14,7 +14,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from mplc import ir
-from mplc.codegen.int_variables import is_int_expression, normal_variable_name
+from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bits, is_int_expression, normal_variable_name
 from mplc.codegen.module import fast_attribute, load, store
 from mplc.pyast import PyAst
 
@@ -111,11 +111,12 @@ class FastPaths:
         """Inline code for ``tree``, or None when it keeps yaql's generic call."""
         if isinstance(tree, ir.GetContextValue):
             at = PyAst(tree.pos)
-            local = None if self.builder.locals is None else self.builder.locals.name(normal_variable_name(tree.name))
+            key = normal_variable_name(tree.name)
+            local = None if self.builder.locals is None else self.builder.locals.name(key)
             if local is not None:
                 return load(at, local)
-            return at.Call(func=fast_attribute(at, "variable"),
-                           args=[load(at, "context"), at.Constant(value=normal_variable_name(tree.name))],
+            self.builder.context_reads.add(key)
+            return at.Call(func=fast_attribute(at, "variable"), args=[load(at, "context"), at.Constant(value=key)],
                            keywords=[])
         if not isinstance(tree, ir.Function):
             return None
@@ -126,6 +127,10 @@ class FastPaths:
             left, right = operand(args[0]), operand(args[1])
             if self.builder.locals is not None:
                 known_ints = all(is_int_expression(arg, self.builder.locals.int_keys) for arg in args)
+                if known_ints and name in NUMERIC_OPERATORS and name != "#operator_/":
+                    bits = int_bits(tree, self.builder.locals.int_bounds)
+                    if bits is not None and bits < INLINE_BOUND_BITS:
+                        return at.BinOp(left=left, op=INLINE_INTEGER_OPERATORS.get(name, ast.Mod()), right=right)
                 inline = self._inline_integers(at, name, left, right, known_ints)
                 if inline is not None:
                     return inline

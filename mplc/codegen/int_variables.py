@@ -15,6 +15,10 @@ or ``+``, ``-``, ``*``, ``mod`` of two int expressions (yaql gives ints for ints
 keyed or attribute assignment, a Catch ``As`` or another For disqualifies the variable; a body
 with Parallel (whose branches write through the context) has none. Hoisted code (lambdas, lazy
 arguments) reads variables from the context, not the locals, and is not affected.
+
+``int_bit_bounds`` then bounds their size: a result that certainly stays below the runtime's
+inline bound (``INLINE_BOUND_BITS``) needs no bound test either (see its docstring). An int
+variable no hoisted code reads is not written through to the context (``BodyLocals.keep_local``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,12 @@ import dataclasses
 from mplc import ir
 
 INT_OPERATORS = frozenset(("#operator_+", "#operator_-", "#operator_*", "#operator_mod"))
+INLINE_BOUND_BITS = 4096
+"""Inline int results must stay strictly within 2**INLINE_BOUND_BITS (``bridge.SMALL_INT``):
+beyond it yaql's memory quota check decides."""
+STEP_BITS = 64
+"""No body runs 2**64 statements: a value changed by at most M per executed assignment stays
+within M * 2**64 of where it started."""
 _SPECIAL = frozenset(("$1", "$this"))  # assigned through the runtime, never plain locals
 
 
@@ -177,3 +187,101 @@ def _mentions_outside(node, loop: ir.For) -> set[str]:
             if field.name != "pos":
                 found |= _mentions_outside(getattr(node, field.name), loop)
     return found
+
+
+def _unwrapped(tree: ir.Expr) -> ir.Expr:
+    while isinstance(tree, ir.Wrap):
+        tree = tree.expr
+    return tree
+
+
+def int_bits(tree: ir.Expr, bounds: dict[str, int]) -> int | None:
+    """An upper bound of the bit length of the int expression ``tree``'s value, given the bit
+    bounds of its variables; None when some variable has none."""
+    tree = _unwrapped(tree)
+    if isinstance(tree, ir.Constant):
+        return abs(tree.value).bit_length() if type(tree.value) is int else None
+    if isinstance(tree, ir.GetContextValue):
+        return bounds.get(normal_variable_name(tree.name))
+    if not (isinstance(tree, ir.Function) and tree.name in INT_OPERATORS and len(tree.args) == 2):
+        return None
+    left, right = (int_bits(arg, bounds) for arg in tree.args)
+    if right is None or (left is None and tree.name != "#operator_mod"):
+        return None
+    if tree.name == "#operator_mod":
+        return right
+    if tree.name == "#operator_*":
+        return left + right
+    return max(left, right) + 1
+
+
+def _terms(tree: ir.Expr) -> list[ir.Expr]:
+    """The operands of a top-level chain of ``+`` and ``-``."""
+    tree = _unwrapped(tree)
+    if isinstance(tree, ir.Function) and tree.name in ("#operator_+", "#operator_-") and len(tree.args) == 2:
+        return _terms(tree.args[0]) + _terms(tree.args[1])
+    return [tree]
+
+
+def _assignment_bits(key: str, value: ir.Value, bounds: dict[str, int]) -> int | None:
+    """The bit bound ``key`` may reach through one assignment: the value's, for a value not
+    reading ``key``; for ``key ± rest`` (``key`` one operand of a ``+``/``-`` chain, ``rest`` not
+    reading it), ``rest``'s grown by STEP_BITS, as if it ran every step; else None."""
+    if isinstance(value, ir.Literal):
+        return abs(value.value).bit_length()
+    tree = value.tree
+    if key not in _mentions(tree, set()):
+        return int_bits(tree, bounds)
+    terms = _terms(tree)
+    own = [term for term in terms if isinstance(term, ir.GetContextValue) and normal_variable_name(term.name) == key]
+    rest = [term for term in terms if term not in own]
+    if len(own) != 1 or any(key in _mentions(term, set()) for term in rest):
+        return None
+    rest_bits = [int_bits(term, bounds) for term in rest]
+    if None in rest_bits:
+        return None
+    return max(rest_bits, default=0) + len(rest) + STEP_BITS + 1
+
+
+def _range_bits(collection: ir.Value, bounds: dict[str, int]) -> int | None:
+    """``range(n)`` yields 0, 1, ...: its items count steps; ``range(a, b)`` starts at ``a``."""
+    tree = _unwrapped(collection.tree)
+    if len(tree.args) == 1:
+        return STEP_BITS
+    if len(tree.args) == 2:
+        start = int_bits(tree.args[0], bounds)
+        return None if start is None else max(start, STEP_BITS) + 1
+    return None
+
+
+def int_bit_bounds(method: ir.Method, int_keys: frozenset[str]) -> dict[str, int]:
+    """Bit bounds of the int variables ``int_keys`` whose size provably stays small: every
+    assignment assigns a value bounded by constants and other bounded variables, or adds to
+    the variable itself something so bounded (growth by at most that much per step; a variable
+    doubling itself, or two feeding each other, has no bound). The least fixed point from zero,
+    given up at INLINE_BOUND_BITS."""
+    assignments: dict[str, list] = {key: [] for key in int_keys}
+    ranges: dict[str, ir.Value] = {}
+    for statement in _walk_statements(method.body):
+        if isinstance(statement, ir.Assignment) and isinstance(statement.target.root, ir.GetContextValue):
+            key = normal_variable_name(statement.target.root.name)
+            if key in assignments:
+                assignments[key].append(statement.value)
+        elif isinstance(statement, ir.For) and normal_variable_name(statement.variable) in int_keys:
+            ranges[normal_variable_name(statement.variable)] = statement.collection
+    bounds = dict.fromkeys(int_keys, 0)
+    changed = True
+    while changed:
+        changed = False
+        for key in list(bounds):
+            found = [_assignment_bits(key, value, bounds) for value in assignments[key]]
+            if key in ranges:
+                found.append(_range_bits(ranges[key], bounds))
+            bits = None if None in found else max(found, default=0)
+            if bits is None or bits >= INLINE_BOUND_BITS:
+                del bounds[key]
+                changed = True
+            elif bits > bounds[key]:
+                bounds[key] = bits
+                changed = True
+    return bounds

@@ -12,7 +12,7 @@ import datetime
 from typing import Any
 
 from mplc import ir
-from mplc.codegen.int_variables import is_int_expression
+from mplc.codegen.int_variables import is_int_expression, normal_variable_name
 from mplc.pyast import PyAst
 
 RUNTIME = "_r"
@@ -73,13 +73,17 @@ class BodyLocals:
     data), so code that reads the context (hoisted lazy arguments, lambdas, the bridge, the
     garbage collector) always sees current values; only reads are local."""
 
-    def __init__(self, builder: "ModuleBuilder", int_keys: frozenset[str] = frozenset()) -> None:
+    def __init__(self, builder: "ModuleBuilder", int_keys: frozenset[str] = frozenset(),
+                 int_bounds: dict[str, int] | None = None) -> None:
         """``int_keys``: the variables that hold an int at every local read
-        (``int_variables``), read without a type guard by inline integer code."""
+        (``int_variables``), read without a type guard by inline integer code; ``int_bounds``:
+        bit bounds of those whose size provably stays small (``int_bit_bounds``)."""
         self.builder = builder
         self.names: dict[str, str] = {}
         self.reload_markers: dict[int, tuple[ast.stmt, PyAst]] = {}
         self.int_keys = int_keys
+        self.int_bounds = int_bounds or {}
+        self.writes: list[tuple[str, ast.Assign]] = []
 
     def holds_int(self, local: str) -> bool:
         return any(self.names.get(key) == local for key in self.int_keys)
@@ -92,7 +96,17 @@ class BodyLocals:
     def write(self, at: PyAst, key: str, value: ast.expr) -> ast.stmt:
         """``_vN = _variables[key] = value``."""
         slot = at.Subscript(value=load(at, VARIABLES), slice=at.Constant(value=key), ctx=ast.Store())
-        return at.Assign(targets=[store(at, self.name(key)), slot], value=value)
+        assignment = at.Assign(targets=[store(at, self.name(key)), slot], value=value)
+        self.writes.append((key, assignment))
+        return assignment
+
+    def keep_local(self, context_reads: set[str]) -> None:
+        """Int variables that no code reads from the context (``context_reads``: the keys
+        hoisted code and the bridge read) are written to their local only: the garbage
+        collector, the other reader of the variable scope, looks for objects, not ints."""
+        for key, assignment in self.writes:
+            if key in self.int_keys and key not in context_reads:
+                del assignment.targets[1:]
 
     def read_back(self, at: PyAst, key: str) -> ast.stmt:
         """``_vN = _variables.get(key)``: after code that wrote the variable through the context."""
@@ -136,6 +150,7 @@ class _PredicateValue:
         return "value"
 
     int_keys: frozenset[str] = frozenset()
+    int_bounds: dict[str, int] = {}
 
     @staticmethod
     def holds_int(local: str) -> bool:
@@ -151,6 +166,7 @@ class _ItemValue:
         return "item" if key == "$1" else None
 
     int_keys: frozenset[str] = frozenset()
+    int_bounds: dict[str, int] = {}
 
     @staticmethod
     def holds_int(local: str) -> bool:
@@ -182,6 +198,7 @@ class ModuleBuilder:
         self.fast = FastPaths(self, legacy) if fast_paths else None
         self.locals: BodyLocals | None = None
         self.scalar_when_inline: set[int] = set()  # ids of IfExps whose inline branch is an int or bool
+        self.context_reads: set[str] = set()  # keys of the variables code reads from the context
         self._module_constants: dict[str, ast.expr] = {}
 
     def new_name(self, prefix: str) -> str:
@@ -235,6 +252,7 @@ class ModuleBuilder:
         if isinstance(tree, ir.TypeName):
             return runtime_call(at, "type_reference", load(at, "context"), at.Constant(value=tree.full_name))
         if isinstance(tree, ir.GetContextValue):
+            self.context_reads.add(normal_variable_name(tree.name))
             return self.call_code(at, "#get_context_data", (ir.Constant(tree.name, tree.pos),))
         if isinstance(tree, ir.Function):
             return self.call_code(at, tree.name, tree.args)

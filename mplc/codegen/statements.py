@@ -39,18 +39,21 @@ class StatementCompiler:
     def __init__(self, builder: ModuleBuilder):
         self.builder = builder
 
-    def body_function(self, block: ir.Block, pos: ir.Pos, int_keys: frozenset[str] = frozenset()) -> str:
+    def body_function(self, block: ir.Block, pos: ir.Pos, int_keys: frozenset[str] = frozenset(),
+                      int_bounds: dict[str, int] | None = None) -> str:
         """A module-level ``def _bodyN(context)`` running ``block``; returns its name. With fast
         paths its variables are Python locals (``BodyLocals``; ``int_keys`` those that always
-        hold an int) and its expressions inline."""
+        hold an int, ``int_bounds`` the bit bounds of the small ones) and its expressions inline."""
         at = PyAst(pos)
         if self.builder.fast is None:
             return self.builder.define_function(at, "body", ("context",), self.block(block, _Scope()))
-        self.builder.locals = body_locals = BodyLocals(self.builder, int_keys)
+        self.builder.locals = body_locals = BodyLocals(self.builder, int_keys, int_bounds)
+        self.builder.context_reads = set()
         try:
             body = self.block(block, _Scope())
         finally:
             self.builder.locals = None
+        body_locals.keep_local(self.builder.context_reads)
         return self.builder.define_function(at, "body", ("context",), body_locals.prologue(at, body) + body)
 
     def _write_variable(self, at: PyAst, name: str, value: ast.expr) -> ast.stmt:

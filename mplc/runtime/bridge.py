@@ -176,7 +176,12 @@ def finalize(value):
         return tuple(finalize(item) for item in value)
     if kind == _SET:
         return frozenset(finalize(item) for item in value)
+    if value_type is _RANGE_ITERATOR:
+        return tuple(limit_iterable(value))
     return tuple(map(finalize, limit_iterable(value)))
+
+
+_RANGE_ITERATOR = type(iter(range(0)))  # yaql's range(): ints, kept as they are
 
 
 @specs.name("#finalize")

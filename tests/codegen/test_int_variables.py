@@ -9,9 +9,10 @@ import textwrap
 
 import pytest
 
-from mplc.codegen.int_variables import int_variables
+from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bit_bounds, int_variables
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend import load_packages
+from mplc.runtime import bridge
 
 INT_ARGUMENT = "- n: {Contract: $.int().notNull()}"
 
@@ -53,9 +54,32 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("arguments, body, expected", [case[1:] for case in CASES],
-                         ids=[case[0] for case in CASES])
-def test_int_variables(arguments, body, expected, tmp_path):
+# Body -> the int variables whose size int_bit_bounds proves small (no bound test needed).
+BOUND_CASES = [
+    ("counter-and-sum", [INT_ARGUMENT],
+     ["- $total: 0", "- $i: 1", "- While: $i <= $n", "  Do:", "    - $total: $total + $i * 2",
+      "    - $i: $i + 1"], {"$total", "$i"}),
+    ("range-variable-and-accumulator", [INT_ARGUMENT],
+     ["- $sum: 0", "- For: i", "  In: range($n)", "  Do:", "    - $sum: $sum - $i mod 3 + $i"],
+     {"$sum", "$i"}),
+    ("range-from-an-argument", [INT_ARGUMENT],
+     ["- For: i", "  In: range($n, 10)", "  Do:", "    - $x: $i + 1"], set()),
+    ("doubling", [], ["- $x: 1", "- While: $x = $x", "  Do:", "    - $x: $x + $x"], set()),
+    ("scaling", [], ["- $x: 1", "- While: $x = $x", "  Do:", "    - $x: $x * 3"], set()),
+    ("mutual-growth", [],
+     ["- $a: 1", "- $b: 1", "- While: $a > 0", "  Do:", "    - $c: $a + $b", "    - $a: $b", "    - $b: $c"],
+     set()),
+    ("product-of-counters", [],
+     ["- $i: 0", "- $j: 0", "- $p: 0", "- While: $i >= 0", "  Do:", "    - $i: $i + 1", "    - $j: $j + 2",
+      "    - $p: $i * $j - 1"], {"$i", "$j", "$p"}),
+    ("huge-constant", [], ["- $x: " + str(2 ** 5000)], set()),
+    ("accumulating-a-square", [],
+     ["- $i: 0", "- $s: 0", "- While: $i >= 0", "  Do:", "    - $i: $i + 1", "    - $s: $s + $i * $i"],
+     {"$i", "$s"}),
+]
+
+
+def _method(arguments, body, tmp_path):
     (tmp_path / "Classes").mkdir()
     (tmp_path / "manifest.yaml").write_text(textwrap.dedent("""\
         Format: MuranoPL/1.4
@@ -74,4 +98,23 @@ def test_int_variables(arguments, body, expected, tmp_path):
     assert not sink.has_errors, sink.diagnostics
     (test_class,) = package.classes
     (method,) = test_class.methods
-    assert int_variables(method) == frozenset(expected)
+    return method
+
+
+@pytest.mark.parametrize("arguments, body, expected", [case[1:] for case in CASES],
+                         ids=[case[0] for case in CASES])
+def test_int_variables(arguments, body, expected, tmp_path):
+    assert int_variables(_method(arguments, body, tmp_path)) == frozenset(expected)
+
+
+@pytest.mark.parametrize("arguments, body, expected", [case[1:] for case in BOUND_CASES],
+                         ids=[case[0] for case in BOUND_CASES])
+def test_int_bit_bounds(arguments, body, expected, tmp_path):
+    method = _method(arguments, body, tmp_path)
+    bounds = int_bit_bounds(method, int_variables(method))
+    assert set(bounds) == expected
+    assert all(bits < INLINE_BOUND_BITS for bits in bounds.values())
+
+
+def test_inline_bound_is_the_runtime_bound():
+    assert 1 << INLINE_BOUND_BITS == bridge.SMALL_INT
