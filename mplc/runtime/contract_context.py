@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import sys
 
 from mplc import versioning
-from mplc.runtime import bridge, contracts
+from mplc.runtime import bridge, contracts, errors
+from mplc.runtime.flow import to_murano_exception
 from mplc.runtime.loading import parse_definition
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
@@ -62,8 +64,16 @@ class ContractContext(contracts.ContractContext):
                                          scope=self.calling_type, context=self.context)
 
     def evaluate(self, expression, context):
+        """A contract expression's value; a Python error in it (a check() predicate calling
+        len() on null) becomes a MuranoPL exception, as in the reference, also when no method
+        body is running (a model's property)."""
         engine = bridge.engine_for(self.scope.package.format_version)
-        return bridge.finalize(expression(bridge.NO_VALUE, context, engine))
+        try:
+            return bridge.finalize(expression(bridge.NO_VALUE, context, engine))
+        except errors.MuranoError:
+            raise
+        except Exception as error:
+            raise to_murano_exception(error, sys.exc_info()[2]) from None
 
     def is_object(self, value) -> bool:
         return isinstance(value, MuranoObject)

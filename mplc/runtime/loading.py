@@ -180,13 +180,18 @@ class LoadSession:
         if config is None:
             config = self.configs[murano_type] = self.executor.class_config(murano_type)
         initialized = part.initialized
-        for name in plan.config_names:
-            part.set_property(name, config.get(name, NO_VALUE), dry_run=initialized)
         init = plan.init
         init_arguments = {}
-        if plan.entries:
-            self._set_properties(part, plan, caller_type, params, config, used_names,
-                                 init_arguments)
+        try:
+            for name in plan.config_names:
+                part.set_property(name, config.get(name, NO_VALUE), dry_run=initialized)
+            if plan.entries:
+                self._set_properties(part, plan, caller_type, params, config, used_names,
+                                     init_arguments)
+        except errors.MuranoPlException as error:
+            if type(error.original) is StopIteration:
+                raise _generator_stopped(error) from None
+            raise
         runs_init = not (self.initializing or initialized or part.destroyed
                          or self.executor.dry_run)
         if runs_init:
@@ -236,6 +241,15 @@ class LoadSession:
             if failures >= remaining:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
+
+
+def _generator_stopped(error):
+    """The reference sets properties inside a generator: a StopIteration escaping a Default
+    or a contract (``first()`` of an empty list) ends it, and Python turns that into
+    RuntimeError (PEP 479), the error MuranoPL code then sees."""
+    from mplc.runtime.flow import to_murano_exception
+    stopped = RuntimeError("generator raised StopIteration")
+    return to_murano_exception(stopped, error.__traceback__)
 
 
 def _run_steps(executor, steps):

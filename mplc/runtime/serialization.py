@@ -431,19 +431,38 @@ def object_to_dict(obj, serialization_type="Serializable", allow_refs=True):
     return _Writer(serialization_type, allow_refs=allow_refs).tree(obj)
 
 
-def render(value, seen=None):
-    """JSON-able form of a result: objects in object-model form, type references as names."""
+def render(value):
+    """JSON-able form of a result, as the reference's ``serialize()`` writes it: an object in
+    object-model form; inside a list or dict, an object no one owns in that form where first
+    met, any other as its id; type references as names."""
     if isinstance(value, MuranoObject):
         return object_to_dict(value)
+    writer = _Writer(allow_refs=True)
+    result = _render_value(value, writer, None, None)
+    writer._finish_references()
+    return result
+
+
+def _render_value(value, writer, container, key):
+    if isinstance(value, MuranoObject):
+        return writer.object_value(value, None, container, key)
     if isinstance(value, TypeReference):
         return value.type.name
     if isinstance(value, MuranoType):
         return value.name
     if isinstance(value, utils.MappingType):
-        return {str(render(k)) if not isinstance(k, (str, int, float, bool)) and k is not None
-                else k: render(v) for k, v in value.items()}
+        result = {}
+        for item_key, item in value.items():
+            if not isinstance(item_key, (str, int, float, bool)) and item_key is not None:
+                item_key = str(_render_value(item_key, writer, None, None))
+            result[item_key] = None
+            result[item_key] = _render_value(item, writer, result, item_key)
+        return result
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [render(v) for v in value]
+        result = [None] * len(value)
+        for index, item in enumerate(value):
+            result[index] = _render_value(item, writer, result, index)
+        return result
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, bytes):

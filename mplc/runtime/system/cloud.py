@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from mplc.runtime.errors import MuranoError
 from mplc.runtime.model import MuranoObject
-from mplc.runtime.natives import native
+from mplc.runtime.natives import muranopl_name, native
 from mplc.runtime.system.resources import Resources
 
 _RECORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -407,7 +407,7 @@ class AgentListener:
 
 @native("io.murano.system.StatusReporter")
 class StatusReporter:
-    def __init__(self, executor, environment: MuranoObject | None = None):
+    def __init__(self, executor, environment: MuranoObject | str | None = None):
         self.executor = executor
         self.environment = environment
 
@@ -420,6 +420,11 @@ class StatusReporter:
         self._report(instance, msg, "info")
 
     def report_error(self, instance: MuranoObject | None, msg: str):
+        self._report(instance, msg, "error")
+
+    @muranopl_name("report_error")
+    def report_error_snake_case(self, instance: MuranoObject | None, msg: str):
+        """The reference exposes the method under both names; packages call either."""
         self._report(instance, msg, "error")
 
 
