@@ -420,24 +420,24 @@ def parallel(context, branches, limit=None):
     Branches interleave only where one blocks. When every branch waits for a timer, the
     Parallel itself sleeps until the earliest one (yielding to an enclosing Parallel, if any).
     The first failure (in branch order) is re-raised after all branches ended. Started in a
-    branch, it lets the other ready branches run before it starts and after it ends, even with
-    no branches of its own: the reference's pool spawns its green threads, and wakes the
-    waiting branch, behind those already scheduled. A nested Parallel also yields after each
-    round of its branches, so green threads of all levels take turns as in the reference's
-    single run queue."""
+    branch, it lets the other ready branches take two turns before its own branches start (the
+    reference's pool spawns a green thread that spawns the branches, each behind those already
+    scheduled), so an empty one resumes there, and one more turn after its branches end (the
+    wake-up of the waiting branch). A nested Parallel also yields after each round of its
+    branches, so green threads of all levels take turns as in the reference's single run queue."""
     branches = list(branches)
     in_branch = isinstance(greenlet.getcurrent(), _Branch)
     if in_branch:
         sleep(0)
+        sleep(0)
     if not branches:
-        results = None
-    else:
-        global _running_parallels
-        _running_parallels += 1
-        try:
-            results = _run_branches(context, branches, limit)
-        finally:
-            _running_parallels -= 1
+        return None
+    global _running_parallels
+    _running_parallels += 1
+    try:
+        results = _run_branches(context, branches, limit)
+    finally:
+        _running_parallels -= 1
     if in_branch:
         sleep(0)
     return results

@@ -434,7 +434,7 @@ def object_to_dict(obj, serialization_type="Serializable", allow_refs=True):
 def render(value):
     """JSON-able form of a result, as the reference's ``serialize()`` writes it: an object in
     object-model form; inside a list or dict, an object no one owns in that form where first
-    met, any other as its id; type references as names."""
+    met, any other as its id; classes as ``name/version@package``."""
     if isinstance(value, MuranoObject):
         return object_to_dict(value)
     writer = _Writer(allow_refs=True)
@@ -446,10 +446,8 @@ def render(value):
 def _render_value(value, writer, container, key):
     if isinstance(value, MuranoObject):
         return writer.object_value(value, None, container, key)
-    if isinstance(value, TypeReference):
-        return value.type.name
-    if isinstance(value, MuranoType):
-        return value.name
+    if isinstance(value, (MuranoType, TypeReference)):
+        return type_string(value)
     if isinstance(value, utils.MappingType):
         result = {}
         for item_key, item in value.items():
