@@ -47,7 +47,7 @@ class _ModelChecker:
     """Finds what would make a model fail or load differently than written: a malformed
     ``?``, a class that cannot be loaded, an id used twice; and, as warnings, what the
     reference ignores: keys that no class of the object declares as a property or ``.init``
-    argument, unknown document entries."""
+    argument (what they hold is never loaded, so not checked), unknown document entries."""
 
     def __init__(self, executor):
         self.executor = executor
@@ -133,6 +133,7 @@ class _ModelChecker:
             if declared is not None and key not in declared:
                 self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property "
                                      f"or .init argument {key!r}; ignored")
+                continue
             if isinstance(value, (dict, list)):
                 self.value(value, f"{path}.{key}")
 
