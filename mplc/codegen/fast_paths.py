@@ -208,8 +208,9 @@ class FastPaths:
         else:
             temporary = self.builder.new_name("t")
             bound = self.builder.module_constant(at, "INLINE_BOUND")
+            lower_bound = self.builder.module_constant(at, "INLINE_LOWER_BOUND")
             guards.append(at.Compare(
-                left=at.UnaryOp(op=ast.USub(), operand=bound), ops=[ast.Lt(), ast.Lt()],
+                left=lower_bound, ops=[ast.Lt(), ast.Lt()],
                 comparators=[at.NamedExpr(target=store(at, temporary),
                                           value=at.BinOp(left=left, op=operator, right=right)), bound]))
             value = load(at, temporary)

@@ -75,6 +75,7 @@ _FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KE
 
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
 SMALL_INT = 1 << 4096
+MINUS_SMALL_INT = -SMALL_INT  # computed once: negating a 4096-bit int allocates
 # yaql measures a value's shallow size (sys.getsizeof): a FrozenDict's never grows, and a short
 # string, tuple or list is far below the quota (512 KiB).
 _SHORT = 1000
@@ -92,7 +93,7 @@ def is_small(value) -> bool:
     if value_type in _ALWAYS_SMALL:
         return True
     if value_type is int:
-        return -SMALL_INT < value < SMALL_INT
+        return MINUS_SMALL_INT < value < SMALL_INT
     return value_type in _SHORT_SIZED and len(value) < _SHORT
 
 

@@ -761,19 +761,25 @@ class DirectCall:
         self.takes_invoke = self.plan.synchronize is not None
 
     def __call__(self, receiver, context, engine, *values):
-        for value, (types, when) in zip(values, self.accepted):
+        if len(values) == 1 == self.arity:
+            types, when = self.accepted[0]
+            value = values[0]
             if type(value) not in types or (when is not None and not when(value, None, engine)):
                 values = self._checked(receiver, context, engine, values)
-                break
         else:
-            if len(values) < self.arity:
-                values = self._checked(receiver, context, engine, values)
+            for value, (types, when) in zip(values, self.accepted):
+                if type(value) not in types or (when is not None and not when(value, None, engine)):
+                    values = self._checked(receiver, context, engine, values)
+                    break
+            else:
+                if len(values) < self.arity:
+                    values = self._checked(receiver, context, engine, values)
         caller_data = context._data if type(context) is Context else _NO_DATA
         allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY, NO_VALUE)
         actions_only = caller_data.get(_ACTIONS_ONLY_KEY, NO_VALUE)
         if (self.takes_invoke or allow_writes is NO_VALUE or actions_only is NO_VALUE
                 or caller_data.get(_SKIP_FRAME_KEY, True)
-                or (flow.branches_running() and flow.in_parallel_branch())):
+                or (flow._running_parallels and flow.in_parallel_branch())):
             result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, context)
         else:
             plan = self.plan
@@ -782,14 +788,12 @@ class DirectCall:
             this = receiver if receiver.type is self.declaring_type else receiver.cast(self.declaring_type)
             if this.destroyed:
                 raise errors.ObjectDestroyedError(this)
-            data = plan.template.copy()
-            data[_THIS_KEY] = data[_RECEIVER_KEY] = this.real_this
-            data[_CALLER_CONTEXT_KEY] = context
-            data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
-            for key, value in zip(plan.argument_keys, values):
-                data[key] = value
+            this = this.real_this
+            data = {**plan.template, _THIS_KEY: this, _RECEIVER_KEY: this, _CALLER_CONTEXT_KEY: context,
+                    _ALLOW_PROPERTY_WRITES_KEY: allow_writes}
+            data.update(zip(plan.argument_keys, values))
             result = run_body(self.method, child_context(plan.parent, data))
-        if type(result) is int and -bridge.SMALL_INT < result < bridge.SMALL_INT:
+        if type(result) is int and _MINUS_SMALL_INT < result < _SMALL_INT:
             return result
         return bridge.quota(engine, result)
 
@@ -812,6 +816,7 @@ class DirectCall:
 
 
 _NULL_ONLY = frozenset((type(None),))
+_SMALL_INT, _MINUS_SMALL_INT = bridge.SMALL_INT, bridge.MINUS_SMALL_INT
 
 
 def run_body(method, context):

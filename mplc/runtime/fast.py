@@ -30,8 +30,10 @@ _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 _SMALL = bridge.SMALL_INT
 _quota = bridge.quota
+_MINUS_SMALL = bridge.MINUS_SMALL_INT
 INLINE_BOUND = _SMALL
 """Inline integer arithmetic in bodies keeps results strictly within this bound (else the helper)."""
+INLINE_LOWER_BOUND = _MINUS_SMALL
 
 
 def _call(name, context, engine, *values):
@@ -45,7 +47,7 @@ def _numbers(left, right) -> bool:
 def add(left, right, context, engine):
     if type(left) is int and type(right) is int:
         result = left + right
-        return result if -_SMALL < result < _SMALL else _quota(engine, result)
+        return result if _MINUS_SMALL < result < _SMALL else _quota(engine, result)
     if _numbers(left, right):
         return _quota(engine, left + right)
     return _call("#operator_+", context, engine, left, right)
@@ -54,7 +56,7 @@ def add(left, right, context, engine):
 def subtract(left, right, context, engine):
     if type(left) is int and type(right) is int:
         result = left - right
-        return result if -_SMALL < result < _SMALL else _quota(engine, result)
+        return result if _MINUS_SMALL < result < _SMALL else _quota(engine, result)
     if _numbers(left, right):
         return _quota(engine, left - right)
     return _call("#operator_-", context, engine, left, right)
@@ -63,7 +65,7 @@ def subtract(left, right, context, engine):
 def multiply(left, right, context, engine):
     if type(left) is int and type(right) is int:
         result = left * right
-        return result if -_SMALL < result < _SMALL else _quota(engine, result)
+        return result if _MINUS_SMALL < result < _SMALL else _quota(engine, result)
     if _numbers(left, right):
         return _quota(engine, left * right)
     return _call("#operator_*", context, engine, left, right)
