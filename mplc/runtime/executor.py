@@ -740,8 +740,9 @@ class DirectCall:
     An argument whose value its contract passes unchanged skips the contract (``accepted``:
     per position, the exact types and the condition they must also meet; a literal null is never
     checked, as yaql hands it to the stub as a constant). Outside Parallel branches and without a
-    Synchronize meta nothing is locked, and a caller that is itself a method body holds its
-    caller keys in its own data, so the call context is built here; anything else takes
+    Synchronize meta nothing is locked, so the call context is built here from the caller's keys
+    (in its own data for a method body; looked up, as ``Executor.invoke`` does, for a lambda's
+    context); a call through a Python entry point's frame, or anything else, takes
     ``Executor.invoke``."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
@@ -777,8 +778,13 @@ class DirectCall:
         caller_data = context._data if type(context) is Context else _NO_DATA
         allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY, NO_VALUE)
         actions_only = caller_data.get(_ACTIONS_ONLY_KEY, NO_VALUE)
-        if (self.takes_invoke or allow_writes is NO_VALUE or actions_only is NO_VALUE
-                or caller_data.get(_SKIP_FRAME_KEY, True)
+        if allow_writes is NO_VALUE or actions_only is NO_VALUE:  # a lambda's context, say
+            allow_writes = bridge.lookup(context, _ALLOW_PROPERTY_WRITES_KEY)
+            actions_only = bridge.lookup(context, _ACTIONS_ONLY_KEY)
+            skip_frame = bridge.lookup(context, _SKIP_FRAME_KEY)
+        else:
+            skip_frame = caller_data.get(_SKIP_FRAME_KEY, True)
+        if (self.takes_invoke or skip_frame
                 or (flow._running_parallels and flow.in_parallel_branch())):
             result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, context)
         else:
