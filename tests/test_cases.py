@@ -1,7 +1,8 @@
 """The MuranoPL case tables in tests/cases/*.yaml: each case is a package compiled and run.
 
-A case (see the file headers) gives class documents, the model, the method to call with its
-arguments, and the expected rendered result, error, traces, or compile-time diagnostic.
+A case (see the file headers) gives class documents, resource files (``resources``: path under
+Resources/ -> text), the model, the method to call with its arguments, and the expected
+rendered result, error, traces, or compile-time diagnostic.
 """
 
 from __future__ import annotations
@@ -69,6 +70,14 @@ def write_package(root, full_name: str, classes_text: str, format_version="1.3",
     return str(root)
 
 
+def write_resource(root, name: str, text: str) -> None:
+    """A case's ``resources`` entry (path under Resources/ -> text) as a file of its package."""
+    path = os.path.join(root, "Resources", name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 @pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("mplc-cache"))
@@ -77,6 +86,8 @@ def cache_dir(tmp_path_factory):
 @pytest.mark.parametrize("case", list(_load_cases()))
 def test_case(case, tmp_path, cache_dir):
     paths = [write_package(tmp_path / "case", CASE_PACKAGE, case["classes"], case.get("format", "1.3"))]
+    for name, text in (case.get("resources") or {}).items():
+        write_resource(tmp_path / "case", name, text)
     for index, (name, extra) in enumerate(sorted((case.get("extra_packages") or {}).items())):
         paths.append(write_package(tmp_path / f"extra{index}", name, extra["classes"],
                                    extra.get("format", "1.3"), extra.get("version", "0.0.0"),

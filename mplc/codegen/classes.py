@@ -9,7 +9,7 @@ from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
 from mplc.codegen.int_variables import int_bit_bounds, int_variables
 from mplc.codegen.statements import StatementCompiler
-from mplc.contracts import ContractCompiler
+from mplc.contracts import ContractCompiler, loads_objects
 from mplc.pyast import PyAst
 
 
@@ -103,6 +103,7 @@ class ClassModuleCompiler:
             at, "PropertySpec", at.Constant(value=prop.name),
             usage=at.Constant(value=prop.usage),
             contract=self._contract(at, prop.contract),
+            loads_objects=at.Constant(value=loads_objects(prop.contract)),
             default=self._default(at, prop.default),
             has_default=at.Constant(value=prop.default is not None),
             meta=self._meta(at, prop.meta),
@@ -117,6 +118,7 @@ class ClassModuleCompiler:
             at, "ArgumentSpec", at.Constant(value=argument.name),
             usage=at.Constant(value=argument.usage),
             contract=self._contract(at, argument.contract),
+            loads_objects=at.Constant(value=loads_objects(argument.contract)),
             default=self._default(at, argument.default),
             has_default=at.Constant(value=argument.default is not None),
             meta=self._meta(at, argument.meta),

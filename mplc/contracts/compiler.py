@@ -81,6 +81,34 @@ def unchanged_types(tree: ir.Expr, numeric_check: bool = False) -> frozenset[str
     return types
 
 
+_OBJECT_LOADERS = frozenset(("class", "template"))
+
+
+def loads_objects(contract: ir.Contract | None) -> bool:
+    """Whether ``contract`` calls class() or template() anywhere: only those turn a ``?``
+    mapping into an object; every other contract keeps it as plain data."""
+    if contract is None or isinstance(contract, ir.ContractConstant):
+        return False
+    if isinstance(contract, ir.ContractList):
+        return any(map(loads_objects, contract.items))
+    if isinstance(contract, ir.ContractDict):
+        specs = [spec for _, spec in contract.fixed]
+        if contract.expression_key is not None:
+            specs.extend(contract.expression_key)
+        return any(map(loads_objects, specs))
+    return _calls_object_loader(contract.expression.tree)
+
+
+def _calls_object_loader(tree: ir.Expr) -> bool:
+    if isinstance(tree, ir.Function):
+        return tree.name in _OBJECT_LOADERS or any(map(_calls_object_loader, tree.args))
+    if isinstance(tree, ir.MappingRule):
+        return _calls_object_loader(tree.source) or _calls_object_loader(tree.destination)
+    if isinstance(tree, ir.Wrap):
+        return _calls_object_loader(tree.expr)
+    return False
+
+
 class _NotDirect(Exception):
     """The expression is not a chain the compiler turns into direct primitive calls."""
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
+from collections.abc import Mapping, Sequence, Set
 from importlib import metadata as importlib_metadata
 
 import typeguard
@@ -57,6 +58,21 @@ def muranopl_name(name: str):
 def camel_case(python_name: str) -> str:
     head, *rest = python_name.rstrip("_").split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def check_iterator_limit(value) -> None:
+    """The reference hands natives copies of their arguments made under its iterator limit: a
+    list, dict or set of more than 2000 items, at any depth, fails the call
+    (CollectionTooLargeException). Objects and strings are not looked into."""
+    if isinstance(value, (str, bytes, MuranoObject)):
+        return
+    if isinstance(value, Mapping):
+        for key, item in bridge.limit_iterable(value).items():
+            check_iterator_limit(key)
+            check_iterator_limit(item)
+    elif isinstance(value, (Sequence, Set)):
+        for item in bridge.limit_iterable(value):
+            check_iterator_limit(item)
 
 
 class NativeCall:
@@ -166,6 +182,8 @@ class NativeMethod(NativeFunction):
         else:
             this = call.this.real_this
         injected = {"this": this, "context": context, "executor": call.executor}
+        for value in (*args, *kwargs.values()):
+            check_iterator_limit(value)
         positional, python_kwargs = self.arguments(args, kwargs, injected)
         if self.is_static:
             return bridge.finalize(self.function(*positional, **python_kwargs))
@@ -197,6 +215,8 @@ class NativeClass:
             part.extension = self.cls()
             return
         known = {name: params[name] for name in self.constructor.python_names if name in params}
+        for value in known.values():
+            check_iterator_limit(value)
         for name in self.constructor.parameters:
             if name not in known and name not in self.constructor.defaults:
                 raise yaql_exceptions.ArgumentException(self.constructor.python_names[name])

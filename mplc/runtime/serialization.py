@@ -47,7 +47,9 @@ class _ModelChecker:
     """Finds what would make a model fail or load differently than written: a malformed
     ``?``, a class that cannot be loaded, an id used twice; and, as warnings, what the
     reference ignores: keys that no class of the object declares as a property or ``.init``
-    argument (what they hold is never loaded, so not checked), unknown document entries."""
+    argument (what they hold is never loaded, so not checked), unknown document entries.
+    Only values whose contract calls class() or template() load ``?`` mappings as objects;
+    under any other contract they are plain data, not checked."""
 
     def __init__(self, executor):
         self.executor = executor
@@ -130,10 +132,13 @@ class _ModelChecker:
                 self.problems.append(
                     ("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)"))
                 continue
-            if declared is not None and key not in declared:
-                self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no property "
-                                     f"or .init argument {key!r}; ignored")
-                continue
+            if declared is not None:
+                if key not in declared:
+                    self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no "
+                                         f"property or .init argument {key!r}; ignored")
+                    continue
+                if not declared[key]:
+                    continue
             if isinstance(value, (dict, list)):
                 self.value(value, f"{path}.{key}")
 
@@ -174,14 +179,22 @@ class _ModelChecker:
 
 
 def _declared_names(murano_type):
-    names = set()
+    """Property and ``.init`` argument names -> whether a contract of that name loads objects."""
+    names = {}
+
+    def declare(name, loads_objects):
+        names[name] = names.get(name, False) or loads_objects
+
     for part_type in (murano_type, *murano_type.ancestors()):
-        names.update(part_type.properties)
+        for name, prop in part_type.properties.items():
+            declare(name, prop.spec.loads_objects)
         init = part_type.methods.get(".init")
         if init is not None:
-            names.update(init.arguments)
+            for name, argument in init.arguments.items():
+                declare(name, argument.spec.loads_objects)
         if part_type.native_class is not None and part_type.native_class.constructor:
-            names.update(part_type.native_class.constructor.python_names)
+            for name in part_type.native_class.constructor.python_names:
+                declare(name, True)
     return names
 
 

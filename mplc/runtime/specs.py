@@ -20,12 +20,16 @@ class MetaSpec:
 
 @dataclass
 class ArgumentSpec:
+    """``loads_objects``: the contract calls class() or template(), the only contracts that
+    load a ``?`` mapping as an object (modules compiled before the field existed: True)."""
+
     name: str
     usage: str = "Standard"  # Standard | VarArgs | KwArgs
     contract: Callable | None = None
     default: Callable | None = None
     has_default: bool = False
     meta: tuple = ()
+    loads_objects: bool = True
 
 
 @dataclass
@@ -42,7 +46,8 @@ class MethodSpec:
 @dataclass
 class PropertySpec:
     """``default_source``: the YAQL text of a static property's Default that is one whole
-    expression (its contract sees that expression unevaluated, as in the reference)."""
+    expression (its contract sees that expression unevaluated, as in the reference).
+    ``loads_objects``: as ArgumentSpec's."""
 
     name: str
     usage: str = "In"
@@ -52,6 +57,7 @@ class PropertySpec:
     meta: tuple = ()
     line: int = 0
     default_source: str | None = None
+    loads_objects: bool = True
 
 
 @dataclass

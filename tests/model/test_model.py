@@ -299,3 +299,22 @@ def test_a_dropped_runtime_frees_its_objects(cache_dir):
     del runtime
     gc.collect()
     assert executor() is None
+
+
+def test_object_definitions_under_contracts_without_class_stay_plain_data(cache_dir):
+    """Golden file written by the reference engine (the Objects of its ``finalize``) from
+    ``plain_model.json``: a ``?`` mapping under ``$``, ``{}``, ``{$.string(): $}`` or ``[$]``
+    is data as written (an unknown class, a reused id, a malformed header included); only the
+    ``class()`` property loads one as an object."""
+    runtime = mplc.Runtime([os.path.join(DATA, "model_plain")], cache_dir=cache_dir)
+    with open(os.path.join(DATA, "plain_model.json")) as handle:
+        root = runtime.load(json.load(handle))
+    assert runtime.call(root, "deploy") == 4
+    assert sorted(objects_of(runtime)) == ["holder", "item"]
+    with open(os.path.join(DATA, "plain_serialized_objects.json")) as handle:
+        golden = json.load(handle)
+    written = runtime.serialize()
+    assert json.dumps(written["Objects"]) == json.dumps(golden)
+    again = mplc.Runtime([os.path.join(DATA, "model_plain")], cache_dir=cache_dir)
+    again.load(written)
+    assert again.serialize() == written

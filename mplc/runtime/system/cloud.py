@@ -15,8 +15,9 @@ import itertools
 import os
 import urllib.parse
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+from mplc.runtime import bridge
 from mplc.runtime.errors import MuranoError
 from mplc.runtime.model import MuranoObject
 from mplc.runtime.natives import muranopl_name, native
@@ -285,10 +286,10 @@ class Agent:
         return None
 
     def call(self, template: Mapping, resources: MuranoObject, timeout: int | None = None):
-        return self._send(self.build_execution_plan(template, resources), wait=True)
+        return self._send(self._plan(template, _ResourceReader(resources)), wait=True)
 
     def send(self, template: Mapping, resources: MuranoObject):
-        self._send(self.build_execution_plan(template, resources), wait=False)
+        self._send(self._plan(template, _ResourceReader(resources)), wait=False)
 
     def call_raw(self, plan: Mapping, timeout: int | None = None):
         return self._send(thaw(plan), wait=True)
@@ -308,13 +309,17 @@ class Agent:
              "wait": wait, "plan": plan})
         return None
 
-    def build_execution_plan(self, template: Mapping, resources: MuranoObject):
+    def build_execution_plan(self, template: Mapping, resources):
+        """Called from MuranoPL, the reference's gets ``resources`` as a wrapper without the
+        Resources methods, so a plan that needs a file's content fails (AttributeError)."""
+        return self._plan(template, _UnreadableResources())
+
+    def _plan(self, template: Mapping, reader):
         template = thaw(template)
         if not isinstance(template, dict):
             raise ValueError("Incorrect execution plan ")
         stamp = next(self.counter)
         version = str(template.get("FormatVersion") or "")
-        reader = _ResourceReader(resources)
         if not version or version.startswith("1."):
             template["Scripts"] = [
                 base64.b64encode(reader.read(os.path.join(SCRIPTS_FOLDER, script), binary=True)).decode("latin1")
@@ -339,11 +344,35 @@ class Agent:
 
 
 class _ResourceReader:
+    """Files read as the reference's Agent reads them: by calling ``string`` on the Resources
+    object, whose result comes back converted as for any Python caller of a MuranoPL method
+    (``interface_result``): a binary read is a list of byte values, which base64 then refuses
+    (TypeError), or a CollectionTooLargeException past 2000 bytes."""
+
     def __init__(self, resources):
         self.resources = resources
 
     def read(self, path, binary=False):
-        return Resources.string(self.resources.real_this, None, path, binary=binary)
+        return interface_result(Resources.string(self.resources.real_this, None, path, binary=binary))
+
+
+class _UnreadableResources:
+    def read(self, path, binary=False):
+        raise AttributeError("'MuranoObjectInterface' object has no attribute 'string'")
+
+
+def interface_result(value):
+    """A value as the reference's Python natives get it back from a MuranoPL method they call on
+    an object: mappings become dicts, every other iterable but a string (bytes included) a list,
+    each failing past the iterator limit; objects stay as they are."""
+    if isinstance(value, (str, MuranoObject)):
+        return value
+    if isinstance(value, Mapping):
+        return {interface_result(key): interface_result(item)
+                for key, item in bridge.limit_iterable(value.items())}
+    if isinstance(value, Iterable):
+        return [interface_result(item) for item in bridge.limit_iterable(value)]
+    return value
 
 
 def _file_value(file):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import semantic_version
 from yaql import yaqlization
@@ -102,7 +102,7 @@ def _macro(macro, mappings):
         return str(mappings.get(match.group(1)))
 
     result = re.sub(r"{(\w+?)}", replace, macro)
-    return result if replaced else mappings.get(macro)
+    return result if replaced else mappings[macro]
 
 
 @specs.parameter("collection", yaqltypes.Iterable())
@@ -114,94 +114,254 @@ def pselect(context, collection, composer):
 
 
 # --- JSON patch (RFC 6902) ---------------------------------------------------------------------
+# The reference applies patches with the jsonpatch library: a malformed patch fails before
+# anything is applied; while applying, a pointer that does not resolve ends the patch and returns
+# the document as far as it was patched in place; other failures are errors. The error classes
+# carry the library's module names, the names MuranoPL code catches them by.
 
-class _PatchError(ValueError):
-    pass
-
-
-def _pointer(path):
-    if path == "":
-        return []
-    if not path.startswith("/"):
-        raise _PatchError(f"invalid JSON pointer {path!r}")
-    return [part.replace("~1", "/").replace("~0", "~") for part in path[1:].split("/")]
+class JsonPatchException(Exception):
+    __module__ = "jsonpatch"
 
 
-def _index(container, token, allow_end=False):
-    if isinstance(container, list):
-        if allow_end and token == "-":
-            return len(container)
-        if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
-            raise _PatchError(f"invalid list index {token!r}")
-        index = int(token)
-        if index > len(container) or (index == len(container) and not allow_end):
-            raise _PatchError(f"index {index} out of range")
-        return index
-    if isinstance(container, dict):
-        if not allow_end and token not in container:
-            raise _PatchError(f"member {token!r} not found")
+class InvalidJsonPatch(JsonPatchException):
+    __module__ = "jsonpatch"
+
+
+class JsonPatchConflict(JsonPatchException):
+    __module__ = "jsonpatch"
+
+
+class JsonPatchPathNotFound(JsonPatchConflict):
+    __module__ = "jsonpatch"
+
+
+class JsonPatchTestFailed(JsonPatchException, AssertionError):
+    __module__ = "jsonpatch"
+
+
+class JsonPointerException(Exception):
+    __module__ = "jsonpointer"
+
+
+_INVALID_ESCAPE = re.compile(r"(~[^01]|~$)")
+_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
+_END_OF_LIST = "-"
+
+
+class _EndOfList:
+    """What ``-`` of a list points at: the missing element after its last one."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def __repr__(self):
+        return f"EndOfList({self.items!r})"
+
+
+def _pointer(path, member):
+    """The unescaped tokens of a JSON pointer."""
+    if not isinstance(path, str):
+        raise InvalidJsonPatch(f"Invalid {member!r}")
+    invalid = _INVALID_ESCAPE.search(path)
+    if invalid:
+        raise JsonPointerException(f"Found invalid escape {invalid.group()}")
+    tokens = path.split("/")
+    if tokens.pop(0) != "":
+        raise JsonPointerException("Location must start with /")
+    return [token.replace("~1", "/").replace("~0", "~") for token in tokens]
+
+
+def _key(container, token):
+    """``token`` as a key of ``container``: an int (or ``-``) for a list."""
+    if isinstance(container, Mapping):
         return token
-    raise _PatchError(f"cannot reach {token!r} in a scalar")
+    if isinstance(container, str) or not isinstance(container, Sequence):
+        raise JsonPointerException(f"Cannot apply token '{token}' to non-container type "
+                                   f"{type(container)}")
+    if token == _END_OF_LIST:
+        return token
+    if not _ARRAY_INDEX.fullmatch(token):
+        raise JsonPointerException(f"'{token}' is not a valid sequence index")
+    return int(token)
 
 
-def _parent(document, tokens):
-    for token in tokens[:-1]:
-        document = document[_index(document, token)]
-    return document
+def _step(container, token):
+    key = _key(container, token)
+    if isinstance(container, Mapping):
+        if key not in container:
+            raise JsonPointerException(f"member '{key}' not found in {container}")
+        return container[key]
+    if key == _END_OF_LIST:
+        return _EndOfList(container)
+    if key >= len(container):
+        raise JsonPointerException(f"index '{key}' is out of bounds")
+    return container[key]
 
 
-def _get(document, tokens):
-    for token in tokens:
-        document = document[_index(document, token)]
-    return document
-
-
-def _add(document, tokens, value):
+def _to_last(document, tokens):
+    """The container of what ``tokens`` point at and its key there (None for the document)."""
     if not tokens:
+        return document, None
+    for token in tokens[:-1]:
+        document = _step(document, token)
+    return document, _key(document, tokens[-1])
+
+
+def _to_existing_last(document, tokens):
+    container, key = _to_last(document, tokens)
+    if key == _END_OF_LIST and isinstance(container, Sequence):
+        raise JsonPointerException("invalid array index '-'")
+    return container, key
+
+
+def _json_equal(first, second):
+    """Equality as RFC 6902's test has it: true and 1 differ, containers compare member-wise."""
+    if isinstance(first, bool) or isinstance(second, bool):
+        return isinstance(first, bool) and isinstance(second, bool) and first == second
+    if isinstance(first, Mapping) and isinstance(second, Mapping):
+        return len(first) == len(second) and all(
+            key in second and _json_equal(value, second[key]) for key, value in first.items())
+    if _is_list(first) and _is_list(second):
+        return len(first) == len(second) and all(map(_json_equal, first, second))
+    return first == second
+
+
+def _is_list(value):
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def _value(operation):
+    if "value" not in operation:
+        raise InvalidJsonPatch("The operation does not contain a 'value' member")
+    return operation["value"]
+
+
+def _source(operation):
+    if "from" not in operation:
+        raise InvalidJsonPatch("The operation does not contain a 'from' member")
+    return _pointer(operation["from"], "from")
+
+
+def _add(document, tokens, value, location):
+    container, key = _to_last(document, tokens)
+    if key is None:
         return value
-    parent = _parent(document, tokens)
-    key = _index(parent, tokens[-1], allow_end=True)
-    if isinstance(parent, list):
-        parent.insert(key, value)
+    if isinstance(container, list):
+        if key == _END_OF_LIST:
+            container.append(value)
+        elif key > len(container):
+            raise JsonPatchConflict("can't insert outside of list")
+        else:
+            container.insert(key, value)
+    elif isinstance(container, dict):
+        container[key] = value
     else:
-        parent[key] = value
+        raise JsonPatchConflict(f"unable to fully resolve json pointer {location}, part {key}")
     return document
 
 
 def _remove(document, tokens):
-    if not tokens:
-        raise _PatchError("cannot remove the whole document")
-    parent = _parent(document, tokens)
-    value = parent[_index(parent, tokens[-1])]
-    del parent[_index(parent, tokens[-1])]
-    return document, value
-
-
-def apply_patch(document, operations):
-    for operation in operations:
-        op = operation.get("op")
-        tokens = _pointer(operation.get("path", ""))
-        if op == "add":
-            document = _add(document, tokens, copy.deepcopy(operation["value"]))
-        elif op == "remove":
-            document = _remove(document, tokens)[0]
-        elif op == "replace":
-            _get(document, tokens)
-            document = _add(_remove(document, tokens)[0], tokens, copy.deepcopy(operation["value"])) \
-                if tokens else copy.deepcopy(operation["value"])
-        elif op in ("move", "copy"):
-            source = _pointer(operation["from"])
-            if op == "move":
-                document, value = _remove(document, source)
-            else:
-                value = copy.deepcopy(_get(document, source))
-            document = _add(document, tokens, value)
-        elif op == "test":
-            if _get(document, tokens) != operation["value"]:
-                raise _PatchError("test failed")
-        else:
-            raise _PatchError(f"unknown operation {op!r}")
+    container, key = _to_last(document, tokens)
+    if key is None:
+        raise JsonPatchConflict("can't remove the whole document")
+    if isinstance(container, Sequence) and not isinstance(key, int):
+        raise JsonPointerException(f"invalid array index '{key}'")
+    try:
+        del container[key]
+    except (KeyError, IndexError):
+        raise JsonPatchPathNotFound(f"can't remove a non-existent object '{key}'") from None
+    except TypeError as error:
+        raise JsonPatchConflict(str(error)) from None
     return document
+
+
+def _replace(document, tokens, operation):
+    value = copy.deepcopy(_value(operation))
+    container, key = _to_last(document, tokens)
+    if key is None:
+        return value
+    if isinstance(container, list):
+        if key == _END_OF_LIST:
+            raise InvalidJsonPatch("'path' with '-' can't be applied to 'replace' operation")
+        if key >= len(container):
+            raise JsonPatchPathNotFound("can't replace outside of list")
+    elif isinstance(container, dict):
+        if key not in container:
+            raise JsonPatchPathNotFound(f"can't replace a non-existent object '{key}'")
+    else:
+        raise JsonPatchConflict(
+            f"unable to fully resolve json pointer {operation['path']}, part {key}")
+    container[key] = value
+    return document
+
+
+def _move(document, tokens, operation):
+    source = _source(operation)
+    if tokens != source and tokens[:len(source)] == source:
+        raise JsonPatchConflict("Cannot move values into their own children")
+    container, key = _to_existing_last(document, source)
+    if key is None:
+        return document
+    try:
+        value = container[key]
+    except (KeyError, IndexError) as error:
+        raise JsonPatchPathNotFound(str(error)) from None
+    if tokens == source:
+        return document
+    return _add(_remove(document, source), tokens, value, operation["path"])
+
+
+def _copy(document, tokens, operation):
+    container, key = _to_existing_last(document, _source(operation))
+    try:
+        value = copy.deepcopy(container if key is None else container[key])
+    except (KeyError, IndexError) as error:
+        raise JsonPatchPathNotFound(str(error)) from None
+    return _add(document, tokens, value, operation["path"])
+
+
+def _test(document, tokens, operation):
+    try:
+        container, key = _to_last(document, tokens)
+        value = container if key is None else _step(container, tokens[-1])
+    except JsonPointerException as error:
+        raise JsonPatchTestFailed(str(error)) from None
+    expected = _value(operation)
+    if not _json_equal(value, expected):
+        raise JsonPatchTestFailed(f"{value} ({type(value)}) is not equal to tested value "
+                                  f"{expected} ({type(expected)})")
+    return document
+
+
+_OPERATIONS = {
+    "add": lambda document, tokens, operation: _add(
+        document, tokens, copy.deepcopy(_value(operation)), operation["path"]),
+    "remove": lambda document, tokens, operation: _remove(document, tokens),
+    "replace": _replace,
+    "move": _move,
+    "copy": _copy,
+    "test": _test,
+}
+
+
+def _validated(operation):
+    """The operation's function and path tokens; a malformed operation fails here, before any
+    operation of the patch is applied."""
+    if isinstance(operation, (str, bytes)):
+        raise InvalidJsonPatch("Document is expected to be sequence of operations, got a "
+                               "sequence of strings.")
+    if not isinstance(operation, Mapping):
+        raise InvalidJsonPatch("Operation must be an object")
+    if "op" not in operation:
+        raise InvalidJsonPatch("Operation does not contain 'op' member")
+    name = operation["op"]
+    if not isinstance(name, (str, bytes)):
+        raise InvalidJsonPatch("Operation's op must be a string")
+    if name not in _OPERATIONS:
+        raise InvalidJsonPatch(f"Unknown operation {name!r}")
+    if "path" not in operation:
+        raise InvalidJsonPatch("Operation must have a 'path' member")
+    return _OPERATIONS[name], _pointer(operation["path"], "path"), operation
 
 
 def _mutable(value):
@@ -215,13 +375,18 @@ def _mutable(value):
 @specs.name("patch")
 @specs.extension_method
 def patch_(obj, patch):
-    """Apply a JSON patch (one operation or a list); the reference returns ``obj`` unchanged
-    when a pointer does not resolve."""
-    operations = [patch] if isinstance(patch, Mapping) else list(patch)
+    """Apply a JSON patch (one operation or a list of them); where a pointer stops resolving,
+    the document as far as it was patched."""
+    operations = _mutable(patch) if utils.is_sequence(patch) else [_mutable(patch)]
+    steps = [_validated(operation) for operation in operations]
+    document = _mutable(obj)
+    patched = document
     try:
-        return apply_patch(_mutable(obj), [_mutable(op) for op in operations])
-    except (_PatchError, KeyError, IndexError, TypeError):
-        return obj
+        for function, tokens, operation in steps:
+            patched = function(patched, tokens, operation)
+    except JsonPointerException:
+        return document
+    return patched
 
 
 # --- Format <= 1.1 ------------------------------------------------------------------------------
