@@ -138,7 +138,6 @@ class Executor:
         self._last_code_context = (None, None)
         self._last_contract_context = None
         self.warnings = []
-        self.running_bodies = {}
 
     # --- activation -------------------------------------------------------------------------
 
@@ -834,8 +833,6 @@ def run_body(method, context):
     body = method.spec.body
     if body is None:
         return None
-    running = method.declaring_type.executor.running_bodies
-    running[id(context)] = context
     try:
         return body(context)
     except errors.MuranoPlException:
@@ -843,8 +840,20 @@ def run_body(method, context):
     except Exception as error:
         from mplc.runtime.flow import to_murano_exception
         raise to_murano_exception(error, sys.exc_info()[2]) from None
-    finally:
-        del running[id(context)]
 
 
-__all__ = ["Executor", "Package"]
+def running_body_contexts(executor):
+    """The call contexts of the method bodies ``executor`` is running: the ``run_body`` frames
+    on the running green thread's stack and on every live Parallel branch's (the garbage
+    collector's roots; found when it runs, so calls register nothing)."""
+    for frame in flow.running_frames():
+        if frame.f_code is _RUN_BODY_CODE:
+            frame_locals = frame.f_locals
+            if frame_locals["method"].declaring_type.executor is executor:
+                yield frame_locals["context"]
+
+
+_RUN_BODY_CODE = run_body.__code__
+
+
+__all__ = ["Executor", "Package", "running_body_contexts"]

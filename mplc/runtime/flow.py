@@ -39,6 +39,17 @@ def _live_frames(frame):
         frame = current.gr_frame
 
 
+def running_frames():
+    """Every frame of a running stack: the running green thread's (with the Parallels that
+    started it) and each live Parallel branch's, suspended where it blocked."""
+    yield from _live_frames(sys._getframe(1))
+    for branch in list(_live_branches):
+        frame = branch.gr_frame
+        while frame is not None:
+            yield frame
+            frame = frame.f_back
+
+
 def _position(code, instruction_offset):
     """(line, end_line, col_offset, end_col_offset) of the instruction at ``instruction_offset``."""
     if instruction_offset < 0:
@@ -459,22 +470,27 @@ def _run_branches(context, branches, limit):
             except BaseException as error:  # noqa: BLE001 - re-raised in the parent
                 failures[index] = error
         running.append(_Branch(run, parent=hub))
+        _live_branches.add(running[-1])
 
-    while queue or running:
-        while queue and len(running) < limit:
-            start(*queue.pop(0))
-        now = time.monotonic()
-        ready = sorted((worker for worker in running if worker.wake_at <= now),
-                       key=lambda worker: worker.wake_at)
-        if not ready:
-            sleep(min(worker.wake_at for worker in running) - now)
-            continue
-        for worker in ready:
-            worker.switch()
-            if worker.dead:
-                running.remove(worker)
-        if nested and running:
-            sleep(0)
+    try:
+        while queue or running:
+            while queue and len(running) < limit:
+                start(*queue.pop(0))
+            now = time.monotonic()
+            ready = sorted((worker for worker in running if worker.wake_at <= now),
+                           key=lambda worker: worker.wake_at)
+            if not ready:
+                sleep(min(worker.wake_at for worker in running) - now)
+                continue
+            for worker in ready:
+                worker.switch()
+                if worker.dead:
+                    running.remove(worker)
+                    _live_branches.discard(worker)
+            if nested and running:
+                sleep(0)
+    finally:
+        _live_branches.difference_update(running)
     for failure in failures:
         if failure is not None:
             raise failure
@@ -485,6 +501,7 @@ _FOREVER = float("inf")
 
 
 _running_parallels = 0
+_live_branches: set = set()  # the green threads of running Parallels (running_frames)
 
 
 def branches_running() -> bool:

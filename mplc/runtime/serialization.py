@@ -552,7 +552,8 @@ def _referenced(value):
 def _held_by_running_methods(executor):
     """Objects the variables, arguments and ``$this`` of running method bodies refer to: the
     reference's collector never frees what a live Python frame holds."""
-    for context in executor.running_bodies.values():
+    from mplc.runtime.executor import running_body_contexts
+    for context in running_body_contexts(executor):
         while context is not None:
             for name in list(context.keys()):
                 if name.startswith("$"):
