@@ -77,3 +77,17 @@ def test_bad_rules_are_a_usage_error_naming_the_file(rules, message, tmp_path, c
     assert completed.returncode == 2 and completed.stdout == ""
     assert completed.stderr.startswith(f"mplc run: error: cloud {cloud}: {message}")
     assert "Traceback" not in completed.stderr
+
+
+def test_ready_checks_call_a_raw_plan_that_only_returns(cache_dir):
+    """isReady and waitReady call (and so record) the reference's raw plan; answers are dropped."""
+    env = dict(os.environ, MPLC_CACHE_DIR=str(cache_dir))
+    completed = subprocess.run(
+        [sys.executable, "-m", "mplc.cli", "run", "--path", APPS, "--model",
+         os.path.join(DATA, "agent_answers_waiter.json"), "--cloud", CLOUD],
+        capture_output=True, text=True, env=env)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    output = json.loads(completed.stdout)
+    assert output["model"]["Objects"]["applications"][0]["ready"] == [True, None]
+    assert [(plan["host"], plan["wait"], plan["plan"]) for plan in output["cloud"]["agentPlans"]] == [
+        ("waiter-vm", True, {"Body": "return", "FormatVersion": "2.0.0", "Scripts": {}})] * 2

@@ -357,10 +357,12 @@ class Agent:
         self._send(thaw(plan), wait=False)
 
     def is_ready(self, timeout: int = 100):
+        self.wait_ready(timeout)
         return True
 
     def wait_ready(self, timeout: int = 100):
-        return None
+        """As the reference: a raw plan that only returns, called (and recorded)."""
+        self.call_raw({"Body": "return", "FormatVersion": "2.0.0", "Scripts": {}}, timeout)
 
     def _send(self, plan, wait):
         host = self.host.name or self.host.object_id
