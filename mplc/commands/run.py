@@ -5,7 +5,8 @@ error also has ``details``: its stack trace as the reference engine formats it);
 ``seconds_per_call`` (median); ``cloud`` is what the simulated cloud recorded (Heat stacks,
 agent plans, status reports, notifications, log), present when it recorded anything;
 ``--cloud FILE`` (a previous run's output, or its ``cloud``) starts the simulated cloud with the
-Heat stacks recorded there, as a redeployment finds them. Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
+Heat stacks recorded there, as a redeployment finds them, and has its agents answer calls as its
+``agentResults`` rules script (``cloud.AgentResults``). Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
 """
 
 from __future__ import annotations
@@ -48,8 +49,11 @@ def read_model(model: str):
     return {"?": {"type": model}}
 
 
-def read_stacks(path: str) -> dict:
-    """The Heat stacks of a previous ``mplc run`` output (or of its ``cloud`` object)."""
+def read_cloud(path: str):
+    """The Heat stacks and the agent result rules (or None) of a ``--cloud`` file: a previous
+    ``mplc run`` output, or its ``cloud`` object."""
+    from mplc.runtime.system.cloud import AgentResults
+
     try:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
@@ -61,13 +65,18 @@ def read_stacks(path: str) -> dict:
             isinstance(stack, dict) and isinstance(stack.get("template"), dict)
             for stack in stacks.values()):
         raise UsageError(f"cloud {path}: 'stacks' must map stack names to objects with a 'template' object")
-    return stacks
+    if "agentResults" not in cloud:
+        return stacks, None
+    try:
+        return stacks, AgentResults(cloud["agentResults"])
+    except ValueError as error:
+        raise UsageError(f"cloud {path}: {error}") from None
 
 
 def main(args) -> int:
     from mplc.api import Runtime
     from mplc.runtime import MuranoError, MuranoPlException
-    from mplc.runtime.system.cloud import records as simulated_cloud, start_with_stacks
+    from mplc.runtime.system.cloud import answer_agents_with, records as simulated_cloud, start_with_stacks
 
     if not args.all_paths:
         raise UsageError("no --path given")
@@ -76,7 +85,7 @@ def main(args) -> int:
     call_args = _json_argument(args.args, list, "--args")
     call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
     model = read_model(args.model)
-    stacks = read_stacks(args.cloud) if args.cloud else {}
+    stacks, agent_results = read_cloud(args.cloud) if args.cloud else ({}, None)
     try:
         runtime = Runtime(args.all_paths, cache_dir=args.cache_dir, default_format=args.format,
                           trace=args.trace)
@@ -86,6 +95,8 @@ def main(args) -> int:
     render(runtime.warnings, sys.stderr)
     executor = runtime.executor
     start_with_stacks(executor, stacks)
+    if agent_results is not None:
+        answer_agents_with(executor, agent_results)
     output = {"result": None, "error": None, "traces": [], "model": None}
     timings = []
     try:

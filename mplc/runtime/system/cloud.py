@@ -2,14 +2,17 @@
 
 Nothing leaves the process. Heat stacks keep and merge their templates and answer ``output()``
 with deterministic fake ids and addresses; agents build execution plans as the reference does
-and record them; reporters and notifiers record what they are told. ``records(executor)`` is
-everything a run recorded (``mplc run`` prints it as ``cloud``).
+and record them, answering a call with null or as ``answer_agents_with`` scripted; reporters and
+notifiers record what they are told. ``records(executor)`` is everything a run recorded
+(``mplc run`` prints it as ``cloud``).
 """
 
 from __future__ import annotations
 
 import base64
+import collections
 import copy
+import fnmatch
 import hashlib
 import itertools
 import os
@@ -24,6 +27,7 @@ from mplc.runtime.natives import muranopl_name, native
 from mplc.runtime.system.resources import Resources
 
 _RECORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_AGENT_RESULTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 SCRIPTS_FOLDER = "scripts"
 
 
@@ -262,11 +266,66 @@ def _walk(value, path):
     return value
 
 
+class AgentResults:
+    """Scripted answers of the simulated agents: ``rules`` (a JSON list, ``agentResults`` of
+    ``mplc run --cloud``) are tried in order for each plan an agent is called with and waits for.
+    A rule matches when its optional ``plan`` (a glob of the plan's ``Name``) and ``host`` (a glob
+    of the instance's ``name`` property or of the plan record's ``host``: the object's id, or its
+    ``?`` name) match; it answers ``result``, or the next
+    of its ``results`` (a rule whose ``results`` are used up no longer matches). Without a
+    matching rule the answer is null. A malformed rule is a ValueError saying which and why."""
+
+    KEYS = ("plan", "host", "result", "results")
+
+    def __init__(self, rules):
+        if not isinstance(rules, list):
+            raise ValueError("'agentResults' must be a list of rules")
+        self.rules = []
+        for index, rule in enumerate(rules):
+            where = f"agentResults[{index}]"
+            if not isinstance(rule, dict):
+                raise ValueError(f"{where} must be an object with plan, host, and result or results")
+            unknown = sorted(set(rule) - set(self.KEYS))
+            if unknown:
+                raise ValueError(f"{where}: unknown key {unknown[0]!r} "
+                                 "(a rule has plan, host, and result or results)")
+            for key in ("plan", "host"):
+                if key in rule and not isinstance(rule[key], str):
+                    raise ValueError(f"{where}: {key!r} must be a string (a glob pattern)")
+            if ("result" in rule) == ("results" in rule):
+                raise ValueError(f"{where}: give exactly one of 'result' and 'results'")
+            if "results" in rule and not isinstance(rule["results"], list):
+                raise ValueError(f"{where}: 'results' must be a list (one answer per call)")
+            answers = collections.deque(rule["results"]) if "results" in rule else None
+            self.rules.append((rule.get("plan"), rule.get("host"), rule.get("result"), answers))
+
+    def answer(self, plan, hosts: tuple):
+        name = plan.get("Name") if isinstance(plan, dict) else None
+        for plan_pattern, host_pattern, result, answers in self.rules:
+            if plan_pattern is not None and not (
+                    isinstance(name, str) and fnmatch.fnmatchcase(name, plan_pattern)):
+                continue
+            if host_pattern is not None and not any(
+                    isinstance(host, str) and fnmatch.fnmatchcase(host, host_pattern) for host in hosts):
+                continue
+            if answers is None:
+                return copy.deepcopy(result)
+            if answers:
+                return answers.popleft()
+        return None
+
+
+def answer_agents_with(executor, results: AgentResults):
+    """Have the agents of this executor's runs answer as ``results`` scripts."""
+    _AGENT_RESULTS[executor] = results
+
+
 @native("io.murano.system.Agent")
 class Agent:
     """A Murano agent on ``host``; plans are built as the reference builds them, then recorded.
 
-    A plan's result is null: nothing runs. Plan ids and stamps count up so runs are repeatable."""
+    A call's result is null (nothing runs) unless ``answer_agents_with`` scripted it. Plan ids
+    and stamps count up so runs are repeatable."""
 
     def __init__(self, this, executor, host: MuranoObject):
         self.this = this
@@ -298,16 +357,21 @@ class Agent:
         self._send(thaw(plan), wait=False)
 
     def is_ready(self, timeout: int = 100):
+        self.wait_ready(timeout)
         return True
 
     def wait_ready(self, timeout: int = 100):
-        return None
+        """As the reference: a raw plan that only returns, called (and recorded)."""
+        self.call_raw({"Body": "return", "FormatVersion": "2.0.0", "Scripts": {}}, timeout)
 
     def _send(self, plan, wait):
+        host = self.host.name or self.host.object_id
         records(self.executor)["agentPlans"].append(
-            {"queue": self.queue_name(), "host": self.host.name or self.host.object_id,
-             "wait": wait, "plan": plan})
-        return None
+            {"queue": self.queue_name(), "host": host, "wait": wait, "plan": plan})
+        results = _AGENT_RESULTS.get(self.executor)
+        if not wait or results is None:
+            return None
+        return results.answer(plan, (self.host.real_this.properties.get("name"), host))
 
     def build_execution_plan(self, template: Mapping, resources):
         """Called from MuranoPL, the reference's gets ``resources`` as a wrapper without the
