@@ -155,7 +155,7 @@ def finalize(value):
         return value
     if kind == _PLAIN_MAPPING:
         if value_type is dict:
-            return utils.FrozenDict({finalize(k): finalize(v) for k, v in value.items()})
+            return frozen_dict({finalize(k): finalize(v) for k, v in value.items()})
         plain = value._d  # a FrozenDict's own dict: iterating the Mapping ABC costs a call per item
         if _SCALARS.issuperset(map(type, plain.values())) and _SCALARS.issuperset(map(type, plain)):
             return value
@@ -163,7 +163,7 @@ def finalize(value):
         values = [finalize(v) for v in plain.values()]
         if all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values())):
             return value
-        return utils.FrozenDict(zip(keys, values))
+        return frozen_dict(dict(zip(keys, values)))
     if kind == _PLAIN_SEQUENCE:
         if value_type is tuple and _SCALARS.issuperset(map(type, value)):
             return value
@@ -328,7 +328,19 @@ def freeze_list(items) -> tuple:
 
 
 def freeze_dict(pairs) -> utils.FrozenDict:
-    return utils.FrozenDict(pairs)
+    return frozen_dict(dict(pairs))
+
+
+def frozen_dict(plain: dict) -> utils.FrozenDict:
+    """``FrozenDict(plain)`` taking ``plain`` itself, without its constructor's argument
+    packing (the attributes are those ``FrozenDict.__init__`` sets; a test compares them)."""
+    frozen = _new_object(utils.FrozenDict)
+    frozen._d = plain
+    frozen._hash = None
+    return frozen
+
+
+_new_object = object.__new__
 
 
 class ConstantDefault:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections.abc
 import functools
 import itertools
+import sys
 import types
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
@@ -163,7 +164,7 @@ def child(context):
 
 def build_dict(*pairs):
     """``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, each evaluated key first."""
-    return utils.FrozenDict(pairs)
+    return bridge.frozen_dict(dict(pairs))
 
 
 def dict_of_pairs(items, context, engine):
@@ -171,10 +172,18 @@ def dict_of_pairs(items, context, engine):
     ``dict(items)``, for what its ``Iterable`` parameter admits (no string, no mapping). Its
     result, a FrozenDict, needs no quota check."""
     if isinstance(items, collections.abc.Iterable) and not isinstance(items, (str, utils.MappingType)):
+        quota = utils.get_memory_quota(engine)
+        result = {}
         try:
-            return yaql_collections.dict__(_limit_iterable(_quota(engine, items), engine), engine)
+            for pair in _limit_iterable(_quota(engine, items), engine):
+                pair = iter(pair)
+                key = next(pair)
+                result[key] = next(pair)
+                if quota > 0 and sys.getsizeof(result, 0) > quota:  # yaql checks after each pair
+                    raise yaql_exceptions.MemoryQuotaExceededException()
         except StopIteration as error:  # a pair too short: yaql's runner wraps it
             raise yaql_exceptions.WrappedException(error) from None
+        return bridge.frozen_dict(result)
     return _call("dict", context, engine, items)
 
 

@@ -131,3 +131,13 @@ def test_child_context_is_what_yaql_builds(linked):
     assert {key: value for key, value in vars(ours).items() if key != "_functions"} == \
         {key: value for key, value in vars(theirs).items() if key != "_functions"}
     assert ours["x"] == 1 and ours.parent is parent and ours.collect_functions("len")
+
+
+def test_frozen_dict_is_what_yaql_builds():
+    """bridge.frozen_dict builds FrozenDicts without their constructor: same attributes and values."""
+    from yaql.language import utils
+
+    from mplc.runtime.bridge import frozen_dict
+    ours, theirs = frozen_dict({"a": 1, "b": (2,)}), utils.FrozenDict({"a": 1, "b": (2,)})
+    assert type(ours) is type(theirs) and vars(ours) == vars(theirs)
+    assert ours == theirs and hash(ours) == hash(theirs) and dict(ours) == {"a": 1, "b": (2,)}
