@@ -109,8 +109,9 @@ def _macro(macro, mappings):
 @specs.parameter("composer", yaqltypes.Lambda())
 @specs.extension_method
 def pselect(context, collection, composer):
+    """An iterator, as the reference's (a list() around it takes its items)."""
     items = list(collection)
-    return flow.parallel(context, [lambda _, item=item: composer(item) for item in items])
+    return iter(flow.parallel(context, [lambda _, item=item: composer(item) for item in items]) or ())
 
 
 # --- JSON patch (RFC 6902) ---------------------------------------------------------------------
