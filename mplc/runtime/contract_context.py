@@ -19,21 +19,21 @@ class ContractContext(contracts.ContractContext):
     the owner new objects get; ``calling_type``: the class whose code assigns the value;
     ``target``: the object part (or, for static members, the type) whose code context contract
     expressions evaluate in, built only when a contract needs it (``context``, where ``$`` is
-    the value being checked); ``finalize``: the reference's finalize flag; ``executor``.
+    the value being checked); ``mode``: how the contract applies (contracts.TRANSFORM, ...);
+    ``executor``.
     """
 
-    __slots__ = ("executor", "this", "owner", "calling_type", "target", "scope", "finalize",
-                 "mode", "_context")
+    __slots__ = ("executor", "this", "owner", "calling_type", "target", "scope", "mode",
+                 "_context")
 
-    def __init__(self, executor, this, owner, calling_type, target, finalize=True):
-        self.mode = contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED
+    def __init__(self, executor, this, owner, calling_type, target, mode=contracts.TRANSFORM):
+        self.mode = mode
         self.executor = executor
         self.this = this
         self.owner = owner
         self.calling_type = calling_type
         self.target = target
         self.scope = target if isinstance(target, MuranoType) else target.type
-        self.finalize = finalize
         self._context = None
 
     @property

@@ -392,16 +392,16 @@ class Executor:
             self._last_code_context = (target, context)
         return context
 
-    def contract_context(self, this, owner, calling_type, target, finalize):
+    def contract_context(self, this, owner, calling_type, target, mode):
         """The ContractContext of a contract check; the last one is kept for the next check in
         the same situation (every argument of every call of a method checks in one)."""
         last = self._last_contract_context
         if (last is not None and last.this is this and last.owner is owner
                 and last.calling_type is calling_type and last.target is target
-                and last.finalize is finalize):
+                and last.mode == mode):
             return last
         last = self._last_contract_context = ContractContext(self, this, owner, calling_type,
-                                                             target, finalize)
+                                                             target, mode)
         return last
 
     # --- methods ----------------------------------------------------------------------------

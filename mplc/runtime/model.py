@@ -86,11 +86,22 @@ class MuranoProperty:
         if type(value) in self.accepted_types:
             return value
         try:
-            return apply_contract(self.spec, self.declaring_type, value, this, owner,
-                                  calling_type, finalize)
+            return apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
+                                  contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED)
         except errors.ContractViolationException as error:
             raise errors.ContractViolationException(
                 f"[{self.declaring_type.name}.{self.name}{error.path}] {error}") from error
+
+    def validate(self, value, this, owner, calling_type):
+        """Check without converting, as a re-declaration up the hierarchy checks a written value;
+        its errors have no prefix (the reference's bare violations mostly have no message)."""
+        apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
+                       contracts.VALIDATE)
+
+    def finalize(self, value, this, owner, calling_type):
+        """The last step of a write checked by several declarations (template() values)."""
+        return apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
+                              contracts.FINALIZE)
 
     def check_unevaluated_default(self, calling_type):
         """A static property read before any write, as the reference reads it: the contract
@@ -150,7 +161,7 @@ class MuranoArgument:
             ) from error
 
 
-def apply_contract(spec, declaring_type, value, this, owner, calling_type, finalize=True):
+def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=contracts.TRANSFORM):
     """Missing value -> Default evaluated in the declaring class's context; then the contract."""
     this_type = type(this)
     if this_type is TypeReference:
@@ -173,7 +184,7 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, final
     if spec.contract is None:
         return value
     return spec.contract(value, executor.contract_context(this_object, owner, calling_type, target,
-                                                          finalize))
+                                                          mode))
 
 
 class MuranoMethod:
@@ -541,8 +552,8 @@ class MuranoObject:
                 if prop is ultimate:
                     value = prop.transform(value, real, owner, caller_type, finalize=False)
                 else:
-                    prop.transform(value, real, owner, caller_type)
-            value = ultimate.transform(value, real, owner, caller_type)
+                    prop.validate(value, real, owner, caller_type)
+            value = ultimate.finalize(value, real, owner, caller_type)
         if ultimate.usage == "Static":
             self.type.executor.write_static_property(ultimate.declaring_type, name, value,
                                                      caller_type, dry_run)
