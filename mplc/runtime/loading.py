@@ -21,6 +21,7 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
     freeze = _unchanged if frozen else bridge.finalize
     spec = {}
     header = None
+    data = _plain(data)
     for key, value in data.items():
         if type(key) is not str:
             key = freeze(key)
@@ -28,13 +29,13 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
                 scope is not None and isinstance(key, str) and ":" in key):
             murano_type = executor.find_class(key, scope)
             spec.update((freeze(k), freeze(v)) for k, v in data.items() if freeze(k) != key)
-            return murano_type, dict(freeze(value) or {}), spec
+            return murano_type, dict(_plain(freeze(value)) or {}), spec
         if key == "?":
             header = value
         else:
             spec[key] = freeze(value)
     if frozen or type(header) is not dict:
-        header = dict(freeze(header) or {})
+        header = dict(_plain(freeze(header)) or {})
     else:
         header = {freeze(key): freeze(value) for key, value in header.items()}
     type_value = header.get("type")
@@ -59,6 +60,12 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
 
 
 _TEXT_OR_NONE = (str, type(None))
+
+
+def _plain(mapping):
+    """A FrozenDict's own dict (iterating the Mapping ABC costs Python calls per item); any
+    other value as it is."""
+    return mapping._d if type(mapping) is utils.FrozenDict else mapping
 
 
 def _unchanged(value):
