@@ -160,6 +160,17 @@ class MuranoArgument:
                 f"[{method.declaring_type.name}::{method.name}({self.name}{error.path})] {error}"
             ) from error
 
+    def check_type(self, value, calling_type):
+        """Whether an extension method's receiver passes this (first) argument's contract as it
+        is, unconverted: how the reference tells which overload applies to a value."""
+        declaring_type = self.method.declaring_type
+        try:
+            apply_contract(self.spec, declaring_type, value, declaring_type, None, calling_type,
+                           contracts.CHECK_TYPE)
+        except errors.ContractViolationException:
+            return False
+        return value is not contracts.PASSKEY
+
 
 def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=contracts.TRANSFORM):
     """Missing value -> Default evaluated in the declaring class's context; then the contract."""
@@ -629,11 +640,7 @@ class ContractedValue(yaqltypes.GenericType):
             return argument.transform(value, this, context[bridge.ARGUMENT_OWNER], caller_type)
 
         def checker(value, context, *args, **kwargs):
-            try:
-                argument.transform(value, argument.method.declaring_type, None, context[bridge.TYPE])
-                return True
-            except errors.ContractViolationException:
-                return False
+            return argument.check_type(value, context[bridge.TYPE])
 
         super().__init__(True, checker if check_first else None, converter)
 
