@@ -447,7 +447,8 @@ class Executor:
                 and len(args) <= len(plan.argument_keys) and not flow.in_parallel_branch()):
             context._data.update(zip(plan.argument_keys, args))
             return run_body(method, context)
-        values = self._canonize(method, args, kwargs, this)
+        values = self._canonize(method, args, kwargs,
+                                this.real_this if isinstance(this, MuranoObject) else this)
         for name, value in values.items():
             context["$" + name] = value
         lock_key = self._lock_key(plan.synchronize, method, this, values, context)

@@ -552,14 +552,15 @@ class MuranoObject:
             return
         ultimate, declared = real.type.property_writes(name)
         owner = real
-        if caller_type is not None and not writes_allowed:
-            for prop in declared:
-                if prop.usage not in WRITABLE_USAGES or not derived:
-                    raise errors.NoWriteAccessError(name)
+        check_access = caller_type is not None and not writes_allowed
         if len(declared) == 1:
+            if check_access and (ultimate.usage not in WRITABLE_USAGES or not derived):
+                raise errors.NoWriteAccessError(name)
             value = ultimate.transform(value, real, owner, caller_type)
         else:
             for prop in declared:
+                if check_access and (prop.usage not in WRITABLE_USAGES or not derived):
+                    raise errors.NoWriteAccessError(name)
                 if prop is ultimate:
                     value = prop.transform(value, real, owner, caller_type, finalize=False)
                 else:
