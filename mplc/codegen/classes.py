@@ -9,7 +9,7 @@ from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
 from mplc.codegen.int_variables import int_bit_bounds, int_variables
 from mplc.codegen.statements import StatementCompiler
-from mplc.contracts import ContractCompiler, loads_objects
+from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
 from mplc.pyast import PyAst
 
 
@@ -104,6 +104,7 @@ class ClassModuleCompiler:
             usage=at.Constant(value=prop.usage),
             contract=self._contract(at, prop.contract),
             loads_objects=at.Constant(value=loads_objects(prop.contract)),
+            value_only=at.Constant(value=reads_value_only(prop.contract) and not _has_expression(prop.default)),
             default=self._default(at, prop.default),
             has_default=at.Constant(value=prop.default is not None),
             meta=self._meta(at, prop.meta),

@@ -109,6 +109,55 @@ def _calls_object_loader(tree: ir.Expr) -> bool:
     return False
 
 
+# Contract methods that read only the value (and, for class(), the classes and objects it names).
+_VALUE_READERS = frozenset(("int", "string", "bool", "notNull", "class", "owned", "notOwned"))
+
+
+def reads_value_only(contract: ir.Contract | None) -> bool:
+    """Whether applying ``contract`` reads nothing but the value and has no effect, for a value
+    that holds no mapping (class() loads objects only from mappings): operators on ``$`` and
+    constants inside check(), the type contracts, class() of a named class. Applying it twice
+    is then the same as applying it once."""
+    if contract is None or isinstance(contract, ir.ContractConstant):
+        return True
+    if isinstance(contract, ir.ContractList):
+        return all(map(reads_value_only, contract.items))
+    if isinstance(contract, ir.ContractDict):
+        specs = [spec for _, spec in contract.fixed]
+        if contract.expression_key is not None:
+            specs.extend(contract.expression_key)
+        return contract.second_expression_key is None and all(map(reads_value_only, specs))
+    return _reads_value_only(contract.expression.tree)
+
+
+def _reads_value_only(tree: ir.Expr) -> bool:
+    while isinstance(tree, ir.Wrap):
+        tree = tree.expr
+    if isinstance(tree, (ir.Constant, ir.KeywordConstant, ir.TypeName)):
+        return True
+    if isinstance(tree, ir.GetContextValue):
+        return tree.name in ("$", "$1")
+    if not isinstance(tree, ir.Function):
+        return False
+    name, args = tree.name, tree.args
+    if name == "#operator_." and len(args) == 2:
+        member = args[1]
+        if isinstance(member, ir.KeywordConstant):
+            return _reads_value_only(args[0])
+        if not (isinstance(member, ir.Function) and member.uses_receiver):
+            return False
+        if member.name == "check":
+            arguments_pure = (len(member.args) in (1, 2) and _reads_value_only(member.args[0])
+                              and all(isinstance(arg, ir.Constant) for arg in member.args[1:]))
+        else:
+            arguments_pure = member.name in _VALUE_READERS and all(
+                isinstance(arg, (ir.Constant, ir.KeywordConstant, ir.TypeName)) for arg in member.args)
+        return arguments_pure and _reads_value_only(args[0])
+    operator = name.startswith(("#operator_", "#unary_operator_")) or name in ("*equal", "*not_equal", "#list")
+    return operator and not tree.uses_receiver and all(
+        not isinstance(arg, ir.MappingRule) and _reads_value_only(arg) for arg in args)
+
+
 class _NotDirect(Exception):
     """The expression is not a chain the compiler turns into direct primitive calls."""
 

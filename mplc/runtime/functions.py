@@ -309,11 +309,11 @@ def base64decode(value):
 
 
 def trace(value):
-    """``trace(value)``: record a value in the executor's trace (``Executor(trace=True)``)."""
+    """``trace(value)``: record a value in the executor's trace (``Executor(trace=True)``);
+    null, as the function of Murano's test runner returns."""
     executor = _executor()
     if executor.trace is not None:
         executor.trace.append(value)
-    return value
 
 
 def register(context, version):

@@ -62,6 +62,13 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
 _TEXT_OR_NONE = (str, type(None))
 
 
+def _holds_mapping(value) -> bool:
+    """Whether a property value is or holds a mapping (which a class() contract would load)."""
+    if isinstance(value, utils.MappingType):
+        return True
+    return type(value) in (tuple, list) and any(map(_holds_mapping, value))
+
+
 def _plain(mapping):
     """A FrozenDict's own dict (iterating the Mapping ABC costs Python calls per item); any
     other value as it is."""
@@ -96,10 +103,19 @@ class LoadSession:
         return found
 
     def load_root(self, data, default_type, scope, context):
+        """The two passes of the reference (the first builds the objects, the second sets their
+        properties again, references resolved, and collects the initialisation steps); one, for
+        code's data (``new()``, a class() contract) whose second pass would change nothing: no
+        mapping among the properties given, and a class whose every property is ``value_only``."""
         caller_type = None
         if context is not None:
             data = bridge.finalize(data)  # both passes read it: lazy values must survive one
             caller_type = context[bridge.TYPE]
+            if self._loads_once(data, default_type, scope):
+                root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
+                self.parsed.clear()
+                self.contexts.clear()
+                return root
         self.initializing = True
         root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
         self.initializing = False
@@ -107,6 +123,13 @@ class LoadSession:
         self.parsed.clear()  # freed now, while the executor holds the collector off
         self.contexts.clear()
         return root
+
+    def _loads_once(self, data, default_type, scope) -> bool:
+        murano_type, properties, _ = self.parse(data, scope, True)
+        murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
+                                      else default_type)
+        return (murano_type is not None and load_plan(murano_type).hierarchy_value_only()
+                and not any(map(_holds_mapping, properties.values())))
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
@@ -301,11 +324,14 @@ class LoadPlan:
     """What loading sets on a part of one class: its Config properties, and per property or
     ``.init`` argument (declaration order) where the value comes from."""
 
-    __slots__ = ("config_names", "init", "entries", "init_takes_context", "native_class",
-                 "caller_views")
+    __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
+                 "caller_views", "value_only", "_hierarchy_value_only")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
+        self.murano_type = murano_type
+        self.value_only = all(prop.spec.value_only for prop in properties.values())
+        self._hierarchy_value_only = None
         self.native_class = native_class = murano_type.native_class
         self.config_names = [name for name, prop in properties.items() if prop.usage == "Config"]
         self.init = init = murano_type.methods.get(".init")
@@ -327,6 +353,13 @@ class LoadPlan:
         self.init_takes_context = init is not None or (
             native_class is not None and native_class.constructor is not None)
         self.caller_views = {}
+
+    def hierarchy_value_only(self) -> bool:
+        """Whether every property of the class and its ancestors is ``value_only``."""
+        if self._hierarchy_value_only is None:
+            self._hierarchy_value_only = self.value_only and all(
+                load_plan(ancestor).value_only for ancestor in self.murano_type.ancestors())
+        return self._hierarchy_value_only
 
     def caller_view(self, part, caller_type):
         """``part.caller_view(caller_type)``, once per caller class and object class."""

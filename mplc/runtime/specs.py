@@ -47,7 +47,9 @@ class MethodSpec:
 class PropertySpec:
     """``default_source``: the YAQL text of a static property's Default that is one whole
     expression (its contract sees that expression unevaluated, as in the reference).
-    ``loads_objects``: as ArgumentSpec's."""
+    ``loads_objects``: as ArgumentSpec's. ``value_only``: its Default is constant (or absent)
+    and its contract reads nothing but the value (``reads_value_only``), so loading the property
+    a second time changes nothing (modules compiled before the field existed: False)."""
 
     name: str
     usage: str = "In"
@@ -58,6 +60,7 @@ class PropertySpec:
     line: int = 0
     default_source: str | None = None
     loads_objects: bool = True
+    value_only: bool = False
 
 
 @dataclass

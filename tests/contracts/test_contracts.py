@@ -418,3 +418,21 @@ def test_a_final_numeric_check_makes_numbers_pass_unchanged_when_it_holds(contra
                      contracts.CHECK_TYPE, contracts.FINALIZE):
             result = apply(contract, value, mode, fast_paths=True)
             assert result == value and type(result) is type(value), (value, mode)
+
+
+VALUE_ONLY = [
+    ("$", True), ("$.int().notNull()", True), ("$.string().check($.len() > 0)", False),
+    ("$.int().check($ > 0 and $ < 100, 'out of range')", True), ("$.class(Base)", True),
+    ("[$.class(Base).notNull(), 1]", True), ("{name: $.string(), $.string(): $.int()}", True),
+    ("$.check($this.accepts($))", False), ("$.check($ > $this.limit)", False),
+    ("$.template(Base)", False), ("$.check(new(Base) != null)", False), ("abc", True),
+    ("$.check($.value >= 0)", True), ("$.check(len($) > 1)", False),
+]
+
+
+@pytest.mark.parametrize("contract, expected", VALUE_ONLY, ids=[row[0] for row in VALUE_ONLY])
+def test_reads_value_only(contract, expected):
+    """Contracts whose second application at a load changes nothing (new() then loads once)."""
+    from contract_harness import contract_ir
+    from mplc.contracts import reads_value_only
+    assert reads_value_only(contract_ir(contract)) is expected
