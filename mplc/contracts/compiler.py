@@ -84,19 +84,29 @@ def unchanged_types(tree: ir.Expr, numeric_check: bool = False) -> frozenset[str
 _OBJECT_LOADERS = frozenset(("class", "template"))
 
 
+def _parts(contract: ir.Contract | None):
+    """``contract`` and every spec nested in it (list items, dict keys and values)."""
+    if contract is None:
+        return
+    yield contract
+    if isinstance(contract, ir.ContractList):
+        for item in contract.items:
+            yield from _parts(item)
+    elif isinstance(contract, ir.ContractDict):
+        for _, spec in contract.fixed:
+            yield from _parts(spec)
+        for spec in contract.expression_key or ():
+            yield from _parts(spec)
+
+
+def _expression_trees(contract: ir.Contract | None) -> list[ir.Expr]:
+    return [part.expression.tree for part in _parts(contract) if isinstance(part, ir.ContractExpression)]
+
+
 def loads_objects(contract: ir.Contract | None) -> bool:
     """Whether ``contract`` calls class() or template() anywhere: only those turn a ``?``
     mapping into an object; every other contract keeps it as plain data."""
-    if contract is None or isinstance(contract, ir.ContractConstant):
-        return False
-    if isinstance(contract, ir.ContractList):
-        return any(map(loads_objects, contract.items))
-    if isinstance(contract, ir.ContractDict):
-        specs = [spec for _, spec in contract.fixed]
-        if contract.expression_key is not None:
-            specs.extend(contract.expression_key)
-        return any(map(loads_objects, specs))
-    return _calls_object_loader(contract.expression.tree)
+    return any(map(_calls_object_loader, _expression_trees(contract)))
 
 
 def _calls_object_loader(tree: ir.Expr) -> bool:
@@ -118,16 +128,10 @@ def reads_value_only(contract: ir.Contract | None) -> bool:
     that holds no mapping (class() loads objects only from mappings): operators on ``$`` and
     constants inside check(), the type contracts, class() of a named class. Applying it twice
     is then the same as applying it once."""
-    if contract is None or isinstance(contract, ir.ContractConstant):
-        return True
-    if isinstance(contract, ir.ContractList):
-        return all(map(reads_value_only, contract.items))
-    if isinstance(contract, ir.ContractDict):
-        specs = [spec for _, spec in contract.fixed]
-        if contract.expression_key is not None:
-            specs.extend(contract.expression_key)
-        return contract.second_expression_key is None and all(map(reads_value_only, specs))
-    return _reads_value_only(contract.expression.tree)
+    if any(isinstance(part, ir.ContractDict) and part.second_expression_key is not None
+           for part in _parts(contract)):
+        return False
+    return all(map(_reads_value_only, _expression_trees(contract)))
 
 
 def _reads_value_only(tree: ir.Expr) -> bool:
