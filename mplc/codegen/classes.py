@@ -104,7 +104,7 @@ class ClassModuleCompiler:
             usage=at.Constant(value=prop.usage),
             contract=self._contract(at, prop.contract),
             loads_objects=at.Constant(value=loads_objects(prop.contract)),
-            value_only=at.Constant(value=reads_value_only(prop.contract) and not _has_expression(prop.default)),
+            value_only=at.Constant(value=reads_value_only(prop.contract) and _plain_data(prop.default)),
             default=self._default(at, prop.default),
             has_default=at.Constant(value=prop.default is not None),
             meta=self._meta(at, prop.meta),
@@ -142,6 +142,14 @@ class ClassModuleCompiler:
             meta=self._meta(at, method.meta),
             line=at.Constant(value=method.pos.line),
         )
+
+
+def _plain_data(value: ir.Value | None) -> bool:
+    """No Default, or one of scalars and lists of them: no expression to run, no mapping for a
+    class() contract to load."""
+    if isinstance(value, ir.ListValue):
+        return all(map(_plain_data, value.items))
+    return value is None or isinstance(value, ir.Literal)
 
 
 def _has_expression(value: ir.Value) -> bool:

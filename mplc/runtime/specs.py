@@ -47,7 +47,7 @@ class MethodSpec:
 class PropertySpec:
     """``default_source``: the YAQL text of a static property's Default that is one whole
     expression (its contract sees that expression unevaluated, as in the reference).
-    ``loads_objects``: as ArgumentSpec's. ``value_only``: its Default is constant (or absent)
+    ``loads_objects``: as ArgumentSpec's. ``value_only``: its Default is scalars (or absent)
     and its contract reads nothing but the value (``reads_value_only``), so loading the property
     a second time changes nothing (modules compiled before the field existed: False)."""
 
