@@ -76,6 +76,14 @@ class Package:
 
 
 _imported: dict = {}
+_EXTENSIONS_PREFIX = "io.murano.extensions."
+
+
+def _without_extensions_prefix(name: str):
+    """The name an ``io.murano.extensions.``-prefixed class name had before plugins were
+    renamed: the reference looks that up in required packages when the prefixed one is
+    missing; None for other names."""
+    return name[len(_EXTENSIONS_PREFIX):] if name.startswith(_EXTENSIONS_PREFIX) else None
 
 
 def _import_package(path: str):
@@ -221,6 +229,9 @@ class Executor:
             required = self.find_package(package_name, version_spec)
             if name in required.class_specs:
                 return self.type_of(required, name)
+            renamed_plugin = _without_extensions_prefix(name)
+            if renamed_plugin in required.class_specs:
+                return self.type_of(required, renamed_plugin)
             searched.append(required)
         raise errors.NoClassFound(name, searched + [package])
 

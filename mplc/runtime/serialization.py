@@ -373,9 +373,9 @@ class _Writer:
 
     def object_value(self, value, parent, container, key):
         """An object inline where ``parent`` owns it (and it is not written yet), else a
-        reference resolved when the tree is done."""
-        value = value.real_this
-        if value.owner is parent and value.object_id not in self.written:
+        reference resolved when the tree is done. A class part (a cast) is written as that
+        class, as the reference writes it."""
+        if value.real_this.owner is parent and value.object_id not in self.written:
             return self.object(value)
         self.references.append((container, key, _Reference(value)))
         return None
