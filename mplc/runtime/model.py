@@ -21,9 +21,19 @@ INSTANCE_METHOD_USAGES = ("Runtime", "Action")
 
 
 def generate_id() -> str:
-    """A random (version 4) UUID's 32 hex digits, as ``uuid.uuid4().hex`` writes them."""
-    bits = int.from_bytes(os.urandom(16), "big")
-    return "%032x" % (bits & _UUID4_KEPT_BITS | _UUID4_FIXED_BITS)
+    """A random (version 4) UUID's 32 hex digits, as ``uuid.uuid4().hex`` writes them; drawn
+    from the system's random source 256 at a time (one read instead of one per object)."""
+    try:
+        return _ids_ahead.pop()
+    except IndexError:
+        random = os.urandom(16 * 256)
+        _ids_ahead.extend("%032x" % (int.from_bytes(random[start:start + 16], "big") & _UUID4_KEPT_BITS
+                                     | _UUID4_FIXED_BITS) for start in range(0, len(random), 16))
+        return _ids_ahead.pop()
+
+
+_ids_ahead: list[str] = []  # list.pop is atomic: threads never take the same id
+os.register_at_fork(after_in_child=_ids_ahead.clear)  # a child process must not repeat its parent's
 
 
 _UUID4_KEPT_BITS = ~((0xc000 << 48) | (0xf000 << 64))
