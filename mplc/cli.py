@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--method", default="deploy")
     run.add_argument("--args", default=None, metavar="JSON_LIST")
     run.add_argument("--kwargs", default=None, metavar="JSON_OBJECT")
-    run.add_argument("--trace", action="store_true", help="define a global trace(value)")
+    run.add_argument("--trace", action="store_true",
+                     help="define a global trace(value): records value under traces, returns null")
     run.add_argument("--cloud", default=None, metavar="JSON_FILE",
                      help="start the simulated cloud with the Heat stacks of a previous run's output")
     run.add_argument("--repeat", type=int, default=1, metavar="N")
