@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--trace", action="store_true",
                      help="define a global trace(value): records value under traces, returns null")
     run.add_argument("--cloud", default=None, metavar="JSON_FILE",
-                     help="start the simulated cloud with the Heat stacks of a previous run's output")
+                     help="start the simulated cloud with the Heat stacks of a previous run's output "
+                          "and the agent answers of its agentResults (README)")
     run.add_argument("--repeat", type=int, default=1, metavar="N")
     run.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
 
