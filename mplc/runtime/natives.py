@@ -115,14 +115,16 @@ class NativeFunction:
         return self._hints
 
     def check(self, name, value):
-        hint = self.hints.get(self.python_names.get(name, name))
+        """A value its Python parameter's type does not take fails as yaql fails the native's
+        typed parameter in the reference: ArgumentException "Invalid argument <parameter>"."""
+        python_name = self.python_names.get(name, name)
+        hint = self.hints.get(python_name)
         if hint is None:
             return
         try:
             typeguard.check_type(value, hint)
-        except typeguard.TypeCheckError as error:
-            raise errors.ContractViolationException(
-                f"[{self.class_name}::{self.name}({name})] {value!r} {error}") from None
+        except typeguard.TypeCheckError:
+            raise yaql_exceptions.ArgumentException(python_name) from None
 
     def arguments(self, args, kwargs, injected):
         """Python (args, kwargs) for MuranoPL arguments (each checked) and injected values."""
