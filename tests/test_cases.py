@@ -32,7 +32,10 @@ def _load_cases():
         with open(path, encoding="utf-8") as handle:
             document = yaml.safe_load(handle) or {}
         for case in document.get("cases") or ():
-            yield pytest.param(case, id=f"{os.path.basename(path)[:-5]}:{case['name']}")
+            # ``known_bug``: a reference-verified case mplc does not pass yet (strict: once it
+            # passes, the marker must go).
+            marks = [pytest.mark.xfail(strict=True, reason=case["known_bug"])] if "known_bug" in case else []
+            yield pytest.param(case, id=f"{os.path.basename(path)[:-5]}:{case['name']}", marks=marks)
 
 
 def class_names(classes_text: str) -> list[str]:
