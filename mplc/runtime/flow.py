@@ -560,8 +560,17 @@ class GreenLock:
             self.holder = None
             now = time.monotonic()
             for waiter in self.waiting:
-                waiter.wake_at = now
+                _wake(waiter, now)
             self.waiting.clear()
+
+
+def _wake(branch, when):
+    """Make a waiting branch ready at ``when``, and the branches running the Parallels it is
+    nested in: a Parallel whose branches all waited put its own branch to sleep for good, so
+    its parent would never switch back to it."""
+    while isinstance(branch, _Branch) and branch.wake_at > when:
+        branch.wake_at = when
+        branch = branch.parent
 
 
 # --- Throw / Catch -------------------------------------------------------------------------------
