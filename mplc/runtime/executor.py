@@ -21,7 +21,7 @@ from yaql.language.contexts import Context
 from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
-from mplc.runtime.loading import LoadSession
+from mplc.runtime.loading import LoadSession, loads_in_one_pass
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
@@ -573,12 +573,30 @@ class Executor:
             self.loading = None
             if collecting:
                 gc.enable()
+        self._finish_load(session)
+        return result
+
+    def new_object(self, murano_type, properties, context):
+        """``new(Type, name => value, ...)`` from code running in ``context``, ``properties``
+        finalized: what ``load_object`` builds from ``{Type: properties}``, built directly when
+        one pass does it (``loads_in_one_pass``) and no other load is running; else None."""
+        if self.loading is not None or not loads_in_one_pass(murano_type, properties):
+            return None
+        session = self.loading = LoadSession(self, None, False)
+        try:
+            result = session.load_new(murano_type, properties, context)
+        finally:
+            self.loading = None
+        self._finish_load(session)
+        return result
+
+    def _finish_load(self, session):
+        """Run the load's initialisation steps, then keep the objects they initialised."""
         for initializer in session.initializers:
             initializer()
         for obj in session.objects.values():
             if obj.initialized:
                 self.objects[obj.object_id] = obj
-        return result
 
     # --- public API -------------------------------------------------------------------------
 
@@ -665,8 +683,11 @@ def child_context(parent, data):
     """``parent.create_child_context()`` holding ``data``, without running yaql's constructors
     (the attributes are those ``Context.__init__`` sets; a test compares them with yaql's)."""
     context = _new_object(Context)
-    context.__dict__ = {"_parent_context": parent, "_convention": parent._convention, "_functions": {},
-                        "_data": data, "_exclusive_funcs": set()}
+    context._parent_context = parent  # one by one: kept in the object's inline values, no dict built
+    context._convention = parent._convention
+    context._functions = {}
+    context._data = data
+    context._exclusive_funcs = set()
     return context
 
 
@@ -717,23 +738,23 @@ def _calling_frame(caller_context):
 class CallPlan:
     """What every call of one method writes into its call context, worked out once.
 
-    ``template``: the runtime keys (the method, its class as type and names scope, the variable
-    scope of MuranoPL bodies, and None for the caller's keys no body context ever sees set);
+    ``parent``: the method's context, a child of its class's type context holding what every
+    call shares (the method, its class as type and names scope, and None for the caller's keys
+    no call sets), so a call's own context holds only ``$this``, the caller's state, the
+    arguments and (``template``) the variable-scope mark of MuranoPL bodies;
     ``argument_keys``: the arguments' keys in declaration order; ``positional``: no VarArgs or
     KwArgs; ``synchronize``: the method's Synchronize Meta entry, or None."""
 
     __slots__ = ("parent", "template", "is_static", "is_action", "static_this", "argument_keys",
                  "positional", "synchronize")
 
-    def __init__(self, method, parent):
+    def __init__(self, method, type_context):
         declaring_type = method.declaring_type
-        self.parent = parent
-        self.template = {
+        self.parent = child_context(type_context, {
             _TYPE_KEY: declaring_type, _NAMES_SCOPE_KEY: declaring_type, _CURRENT_METHOD_KEY: method,
             _CALLER_CONTEXT_KEY: None, _ALLOW_PROPERTY_WRITES_KEY: None, _ARGUMENT_OWNER_KEY: None,
-            _ACTIONS_ONLY_KEY: None, _SKIP_FRAME_KEY: None}
-        if method.native is None:
-            self.template[_VARIABLE_SCOPE_KEY] = True
+            _ACTIONS_ONLY_KEY: None, _SKIP_FRAME_KEY: None})
+        self.template = {} if method.native is not None else {_VARIABLE_SCOPE_KEY: True}
         self.is_static = method.is_static
         self.is_action = method.is_action
         self.static_this = declaring_type.reference
@@ -757,7 +778,7 @@ class DirectCall:
     ``Executor.invoke``."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
-                 "takes_invoke")
+                 "takes_invoke", "first_key")
 
     def __init__(self, method, literal_nulls):
         self.method = method
@@ -771,8 +792,9 @@ class DirectCall:
             for position, argument in enumerate(self.arguments))
         self.plan = self.executor.call_plan(method)
         self.takes_invoke = self.plan.synchronize is not None
+        self.first_key = self.plan.argument_keys[0] if self.arguments else None
 
-    def __call__(self, receiver, context, engine, *values):
+    def call(self, receiver, context, engine, *values):
         if len(values) == 1 == self.arity:
             types, when = self.accepted[0]
             value = values[0]
@@ -787,29 +809,27 @@ class DirectCall:
                 if len(values) < self.arity:
                     values = self._checked(receiver, context, engine, values)
         caller_data = context._data if type(context) is Context else _NO_DATA
-        allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY, NO_VALUE)
-        actions_only = caller_data.get(_ACTIONS_ONLY_KEY, NO_VALUE)
-        if allow_writes is NO_VALUE or actions_only is NO_VALUE:  # a lambda's context, say
+        if _VARIABLE_SCOPE_KEY in caller_data:  # a method body's own call context
+            allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY)
+            skip_frame = False
+        else:  # a lambda's context, say
             allow_writes = bridge.lookup(context, _ALLOW_PROPERTY_WRITES_KEY)
-            actions_only = bridge.lookup(context, _ACTIONS_ONLY_KEY)
             skip_frame = bridge.lookup(context, _SKIP_FRAME_KEY)
-        else:
-            skip_frame = caller_data.get(_SKIP_FRAME_KEY, True)
         if (self.takes_invoke or skip_frame
                 or (flow._running_parallels and flow.in_parallel_branch())):
             result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, context)
         else:
-            plan = self.plan
-            if actions_only and not plan.is_action:
-                raise errors.MethodNotExposed(f"{self.method.name} is not an action")
             this = receiver if receiver.type is self.declaring_type else receiver.cast(self.declaring_type)
             if this.destroyed:
                 raise errors.ObjectDestroyedError(this)
             this = this.real_this
-            data = {**plan.template, _THIS_KEY: this, _RECEIVER_KEY: this, _CALLER_CONTEXT_KEY: context,
-                    _ALLOW_PROPERTY_WRITES_KEY: allow_writes}
-            data.update(zip(plan.argument_keys, values))
-            result = run_body(self.method, child_context(plan.parent, data))
+            data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
+                    _CALLER_CONTEXT_KEY: context, _ALLOW_PROPERTY_WRITES_KEY: allow_writes}
+            if len(values) == 1:
+                data[self.first_key] = values[0]
+            elif values:
+                data.update(zip(self.plan.argument_keys, values))
+            result = run_body(self.method, child_context(self.plan.parent, data))
         if type(result) is int and _MINUS_SMALL_INT < result < _SMALL_INT:
             return result
         return bridge.quota(engine, result)

@@ -219,9 +219,12 @@ def new_object(context, engine, type_name, *properties):
         reference = executor.find_class(type_name, scope).reference
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
-    parameters = {name: _quota(engine, value) for name, value in properties}
-    return _quota(engine, functions.instantiate(executor, context.create_child_context(), scope, reference,
-                                                parameters))
+    parameters = {name: bridge.finalize(_quota(engine, value)) for name, value in properties}
+    load_context = context.create_child_context()
+    created = executor.new_object(reference.type, parameters, load_context)
+    if created is None:
+        created = functions.instantiate(executor, load_context, scope, reference, parameters)
+    return _quota(engine, created)
 
 
 def range_of(stop, context, engine):
@@ -424,7 +427,7 @@ class MethodCall:
         self.query, self.query_receivers = query if queries and query else (None, ())
 
     def _resolve(self, murano_type):
-        """The ``DirectCall`` of the plain MuranoPL method yaql's resolution would pick for
+        """The ``DirectCall.call`` of the plain MuranoPL method yaql's resolution would pick for
         receivers of ``murano_type``; else None."""
         found = murano_type.find_method(self.name)
         if len(found) != 1:
@@ -434,10 +437,10 @@ class MethodCall:
                 or len(self.arguments) > len(method.arguments)
                 or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
             return None
-        return DirectCall(method, self.literal_nulls)
+        return DirectCall(method, self.literal_nulls).call
 
     def direct(self, receiver):
-        """The ``DirectCall`` for ``receiver`` (once per class, kept by the class), or None
+        """The ``DirectCall.call`` for ``receiver`` (once per class, kept by the class), or None
         when the call does not take the direct path: generated bodies ask this first, then
         evaluate the arguments inline and call it; otherwise they call the site."""
         if type(receiver) is not MuranoObject:

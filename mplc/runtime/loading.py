@@ -62,6 +62,14 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
 _TEXT_OR_NONE = (str, type(None))
 
 
+def loads_in_one_pass(murano_type, properties) -> bool:
+    """Whether the second pass of a load of ``murano_type`` from ``properties`` would change
+    nothing: every property of the class hierarchy is ``value_only`` and no value given holds
+    a mapping."""
+    return (load_plan(murano_type).hierarchy_value_only()
+            and not any(map(_holds_mapping, properties.values())))
+
+
 def _holds_mapping(value) -> bool:
     """Whether a property value is or holds a mapping (which a class() contract would load)."""
     if isinstance(value, utils.MappingType):
@@ -128,8 +136,18 @@ class LoadSession:
         murano_type, properties, _ = self.parse(data, scope, True)
         murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
                                       else default_type)
-        return (murano_type is not None and load_plan(murano_type).hierarchy_value_only()
-                and not any(map(_holds_mapping, properties.values())))
+        return murano_type is not None and loads_in_one_pass(murano_type, properties)
+
+    def load_new(self, murano_type, properties, context):
+        """``new(Type, name => value, ...)`` run in ``context``: a fresh object of ``murano_type``
+        with no header, its properties from ``properties`` (finalized keyword values), for
+        which ``loads_in_one_pass`` holds: ``_load`` without data to parse."""
+        obj = MuranoObject(murano_type, self.root_owner)
+        self.objects[obj.object_id] = obj
+        steps = []
+        self.initialize(obj, context, context[bridge.TYPE], properties, set(), steps)
+        self.steps.extend(steps)
+        return obj
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
