@@ -72,9 +72,15 @@ def loads_in_one_pass(murano_type, properties) -> bool:
 
 def _holds_mapping(value) -> bool:
     """Whether a property value is or holds a mapping (which a class() contract would load)."""
-    if isinstance(value, utils.MappingType):
-        return True
-    return type(value) in (tuple, list) and any(map(_holds_mapping, value))
+    value_type = type(value)
+    if value_type in _NEVER_MAPPINGS:
+        return False
+    if value_type is tuple or value_type is list:
+        return any(map(_holds_mapping, value))
+    return isinstance(value, utils.MappingType)
+
+
+_NEVER_MAPPINGS = frozenset((str, int, float, bool, type(None), MuranoObject))
 
 
 def _plain(mapping):
