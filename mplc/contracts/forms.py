@@ -6,19 +6,11 @@ over the class's In/InOut properties (inherited ones included), one per model bu
 arguments, with the UI hints of the Meta classes io.murano.metadata.Title, Description,
 HelpText, forms.Hidden, forms.Position and forms.Section.
 
-Differences from the reference, each asked for by the forms issue:
-
-- a property's contract resolves class names in the namespaces of the class that declares it
-  (the reference uses the generated class's namespaces and fails on many real classes);
-- a field without a Title is titled with its name;
-- ``required`` lists notNull properties without a Default, and arguments without a Default;
-- ``formIndex`` is re-enumerated 0, 1, ... in the reference's order (index first; on equal
-  indexes the field declared farther up the hierarchy first), so indexes are unique;
-- a model builder's first argument (the object model it builds on) is not a form field;
-  VarArgs are not fields either, and KwArgs become ``additionalProperties``.
-
-Meta values and defaults are evaluated statically (literals, lists, dicts, ``$.property`` of the
-meta object itself); anything else is reported as a warning and left out.
+Differences from the reference (docs/fidelity.md says why): a contract resolves class names
+in the namespaces and package of the class that declares it (the reference uses the generated
+class's, and fails or finds another class for inherited properties); Meta values and defaults
+are evaluated statically (literals, lists, dicts, ``$.property`` of the meta object itself), and
+anything else is reported as a warning and left out.
 """
 
 from __future__ import annotations
@@ -27,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from mplc import ir
-from mplc.contracts.schema import (NOT_CONSTANT, constant_value, contract_schema, is_not_null,
-                                   json_value, property_path)
+from mplc.contracts.schema import (NOT_CONSTANT, constant_value, contract_schema, json_value,
+                                   property_path)
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.namespaces import Namespaces
 from mplc.versioning import VersionError, parse_requirement, parse_version
@@ -84,7 +76,6 @@ class _Field:
     name: str
     schema: dict[str, Any]
     meta: dict[str, Any]  # meta class name -> _Meta (cardinality One) or list of _Meta
-    order: int
 
 
 def generate_schema(packages: Iterable[ir.Package], class_name: str, methods: Iterable[str] = (),
@@ -205,6 +196,27 @@ class FormsGenerator:
             raise SchemaError(f"class {full_name} (used by {context.cls.name}) not found",
                               "NoClassFound")
         return max(candidates, key=lambda d: parse_version(d.package.manifest.version))
+
+    def _class_name_resolver(self, declared: _Declared):
+        """Full names of the classes a contract of ``declared`` names, as the engine finds them:
+        in the namespaces of the class, among the classes of its package, the packages it
+        requires and io.murano, with every ancestor found; NoClassFound otherwise."""
+        namespaces = Namespaces(dict(declared.cls.namespaces), DiagnosticSink())
+        manifest = declared.package.manifest
+        visible = {manifest.full_name, "io.murano",
+                   *(requirement.package for requirement in manifest.requirements)}
+
+        def class_name(written: str | ir.TypeName) -> str:
+            full_name = written.full_name if isinstance(written, ir.TypeName) \
+                else namespaces.resolve(written, declared.cls.pos)
+            if not any(candidate.package.manifest.full_name in visible
+                       for candidate in self._classes.get(full_name, ())):
+                raise SchemaError(f"class {full_name} (named in a contract of "
+                                  f"{declared.cls.name}) not found in "
+                                  f"{', '.join(sorted(visible))}", "NoClassFound")
+            self._hierarchy(self._resolve(full_name, declared))
+            return full_name
+        return class_name
 
     def _parents(self, declared: _Declared) -> list[_Declared]:
         return [self._resolve(parent.full_name, declared) for parent in declared.cls.extends]
@@ -327,45 +339,29 @@ class FormsGenerator:
     # --- schemas --------------------------------------------------------------------------------
 
     def _class_schema(self, root: _Declared) -> dict[str, Any]:
-        weights = self._weights(root)
-        fields, required = [], []
+        fields = []
         declarations: dict[str, tuple[_Declared, ir.Property]] = {}
         for declared, _ in self._hierarchy(root):
             for prop in declared.cls.properties:
                 declarations.setdefault(prop.name, (declared, prop))
-        for order, (name, (declared, prop)) in enumerate(declarations.items()):
+        for name, (declared, prop) in declarations.items():
             if prop.usage not in _FORM_USAGES:
                 continue
             fields.append(self._field(name, declared, prop.contract, prop.default,
-                                      self._property_meta(declared, name), order))
-            if is_not_null(prop.contract) and prop.default is None:
-                required.append(name)
-        schema = _object_schema(fields, weights, self._class_meta(root), required)
-        return schema
+                                      self._property_meta(declared, name)))
+        return _object_schema(fields, self._weights(root), self._class_meta(root))
 
     def _method_schema(self, root: _Declared, name: str) -> dict[str, Any]:
         declared, method = self.method(root, name)
-        fields, required, additional = [], [], False
-        for order, argument in enumerate(method.arguments[1:]):
-            if argument.usage == "VarArgs":
-                continue
-            if argument.usage == "KwArgs":
-                additional = contract_schema(argument.contract, _resolver(declared.cls)) \
-                    if argument.contract is not None else True
-                continue
-            fields.append(self._field(argument.name, declared, argument.contract,
-                                      argument.default, self._own_meta(declared, argument.meta),
-                                      order))
-            if argument.default is None:
-                required.append(argument.name)
-        schema = _object_schema(fields, self._weights(root), self._method_meta(declared, name),
-                                required)
-        schema["additionalProperties"] = additional
-        return schema
+        fields = [self._field(argument.name, declared, argument.contract, argument.default,
+                              self._own_meta(declared, argument.meta))
+                  for argument in method.arguments]
+        return _object_schema(fields, self._weights(root), self._method_meta(declared, name))
 
     def _field(self, name: str, declared: _Declared, contract: ir.Contract | None,
-               default: ir.Value | None, meta: dict[str, Any], order: int) -> _Field:
-        schema = {} if contract is None else contract_schema(contract, _resolver(declared.cls))
+               default: ir.Value | None, meta: dict[str, Any]) -> _Field:
+        schema = {} if contract is None else contract_schema(contract,
+                                                             self._class_name_resolver(declared))
         if default is not None:
             value = _static_value(default, {})
             if value is NOT_CONSTANT:
@@ -373,35 +369,31 @@ class FormsGenerator:
                            f"it is not a constant", default.pos)
             else:
                 schema["default"] = value
-        return _Field(name, schema, meta, order)
+        return _Field(name, schema, meta)
 
 
-def _resolver(cls: ir.Class):
-    namespaces = Namespaces(dict(cls.namespaces), DiagnosticSink())
-    return lambda written: namespaces.resolve(written, cls.pos)
-
-
-def _object_schema(fields: list[_Field], weights: dict[str, int], meta: dict[str, Any],
-                   required: list[str]) -> dict[str, Any]:
+def _object_schema(fields: list[_Field], weights: dict[str, int],
+                   meta: dict[str, Any]) -> dict[str, Any]:
     """The root schema: fields with their UI hints, sections, and the entity's own hints."""
-    indexes = _form_indexes(fields, weights)
     properties = {}
     for field in fields:
         schema = dict(field.schema)
         schema.update(_hints(field.meta))
-        schema.setdefault("title", field.name)
         position = field.meta.get(POSITION)
-        if position is not None:
+        if isinstance(position, _Meta):
             schema["formSection"] = position.values.get("section")
-        if field.name in indexes:
-            schema["formIndex"] = indexes[field.name]
+            index = position.values.get("index")
+            if _is_index(index):
+                schema["formIndex"] = _ordering_key(index, position, weights)
         properties[field.name] = schema
     schema = {"$schema": SCHEMA_URI, "type": "object", "properties": properties,
               "additionalProperties": False, "formSections": _sections(meta.get(SECTION, []), weights)}
-    if required:
-        schema["required"] = required
     schema.update(_hints(meta))
     return schema
+
+
+def _is_index(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _hints(meta: dict[str, Any]) -> dict[str, Any]:
@@ -412,16 +404,6 @@ def _hints(meta: dict[str, Any]) -> dict[str, Any]:
 def _ordering_key(index: int, meta: _Meta, weights: dict[str, int]) -> int:
     """The engine's ordering: by index, and on equal indexes the farther ancestor first."""
     return (index + 1) * len(weights) - weights.get(meta.declared_in.cls.name, 0)
-
-
-def _form_indexes(fields: list[_Field], weights: dict[str, int]) -> dict[str, int]:
-    positioned = []
-    for field in fields:
-        position = field.meta.get(POSITION)
-        index = position.values.get("index") if isinstance(position, _Meta) else None
-        if isinstance(index, int) and not isinstance(index, bool):
-            positioned.append((_ordering_key(index, position, weights), field.order, field.name))
-    return {name: number for number, (_, _, name) in enumerate(sorted(positioned))}
 
 
 def _sections(sections: list[_Meta], weights: dict[str, int]) -> dict[str, Any]:
@@ -441,9 +423,8 @@ def _sections(sections: list[_Meta], weights: dict[str, int]) -> dict[str, Any]:
                 if index is None or (existing_index is not None and existing_index <= index):
                     continue
         chosen[name] = section
-    indexed = sorted((s for s in chosen.values() if isinstance(s.values.get("index"), int)),
-                     key=lambda s: (_ordering_key(s.values["index"], s, weights),
-                                    str(s.values.get("name"))))
+    indexed = sorted((s for s in chosen.values() if _is_index(s.values.get("index"))),
+                     key=lambda s: _ordering_key(s.values["index"], s, weights))
     result: dict[str, Any] = {}
     for number, section in enumerate(indexed):
         result[str(section.values.get("name"))] = {"title": section.values.get("title"),

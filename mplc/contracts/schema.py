@@ -3,24 +3,16 @@
 Expression contracts are read as method chains on ``$`` (the reference evaluates them with each
 contract function returning a schema instead of a value): ``string()``/``int()``/``bool()``
 give a nullable type, ``notNull()`` drops ``null``, ``class()``/``template()`` give a
-``muranoObject``, ``owned()``/``notOwned()`` set ``owned``. ``check()`` predicates are split
-at every ``and`` and each term contributes what it states about ``$`` with constants:
-comparisons (minimum/maximum), ``len($)`` comparisons (minLength/maxLength, minItems/maxItems
-for arrays), ``$ in <constant list>`` (enum) and regex matches (pattern). Terms about
-``$.property`` of a ``class()``/``template()`` value go to its ``context`` schema (the schema of
-the object's properties). Constants are the literals the compiler can see; anything else
-contributes nothing.
+``muranoObject``, ``owned()``/``notOwned()`` set ``owned``. A ``check()`` predicate is split at
+``and`` as the reference splits it (the left operand of each ``and`` down the right spine; a
+left operand that is itself an ``and`` states nothing), and a term states a bound
+(``$ > 5``), an ``enum`` (``$ in [a, b]``) or a ``pattern`` (``$.matches('...')``) when its
+other side is a literal constant.
 
-Where the forms issue asks for more than the reference emits, the additions are keywords a
-dashboard ignores or that make the schema stricter only where the contract already is:
-
-- lists carry ``minItems``/``maxItems`` from their counts (the reference drops them);
-- ``class()``/``template()`` always carry ``owned`` (``null`` when neither ``owned()`` nor
-  ``notOwned()`` is given; the reference omits it) and ``version`` when a version spec is given;
-- every term of ``A and B and C`` counts (the reference looks only at the last one), comparisons
-  only bound numbers, and ``10 > $`` reads as ``$ < 10`` (the reference mirrors it to ``<=``);
-- a scalar constant contract is ``{"enum": [value]}`` (the reference emits null, not a schema);
-- ``{}`` (any dict) is ``{"type": "object"}`` (the reference allows only the empty dict).
+Where the reference's schema contradicts the contract, mplc follows the contract
+(docs/fidelity.md): ``10 > $`` reads as ``$ < 10`` (the reference mirrors it to ``<=``), bounds
+are numbers only, ``{}`` (any dict) is ``{"type": "object"}`` (the reference allows only the
+empty dict) and a scalar constant contract is ``{"enum": [value]}`` (the reference fails).
 """
 
 from __future__ import annotations
@@ -33,53 +25,36 @@ from mplc.contracts.compiler import bind_arguments, method_chain
 
 NOT_CONSTANT = object()
 _MIRRORED = {"#operator_>": "#operator_<", "#operator_<": "#operator_>",
-             "#operator_>=": "#operator_<=", "#operator_<=": "#operator_>=",
-             "*equal": "*equal"}
+             "#operator_>=": "#operator_<=", "#operator_<=": "#operator_>="}
 _BOUNDS = {
     "#operator_>": ("minimum", "exclusiveMinimum", True),
     "#operator_>=": ("minimum", "exclusiveMinimum", False),
     "#operator_<": ("maximum", "exclusiveMaximum", True),
     "#operator_<=": ("maximum", "exclusiveMaximum", False),
 }
-# len(x) <op> n -> (lower bound, upper bound) on the length
-_LENGTH_BOUNDS = {
-    "#operator_>": lambda n: (n + 1, None),
-    "#operator_>=": lambda n: (n, None),
-    "#operator_<": lambda n: (None, n - 1),
-    "#operator_<=": lambda n: (None, n),
-    "*equal": lambda n: (n, n),
-}
-_LENGTH_KEYWORDS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"),
-                    "object": ("minProperties", "maxProperties")}
 _OBJECT_TYPE = "muranoObject"
 
 
 def contract_schema(contract: ir.Contract,
-                    full_name: Callable[[str], str] = str) -> dict[str, Any]:
+                    class_name: Callable[[str | ir.TypeName], str] = str) -> dict[str, Any]:
     """The json-schema of a contract.
 
-    ``full_name`` resolves a class name written as a bare word or string (``Foo``) in the
-    declaring class's namespaces; ``ns:Foo`` is already resolved in the IR.
+    ``class_name`` gives the full name of the class a ``class()``/``template()`` names: a bare
+    word or string (``Foo``) as written, or an ``ns:Foo`` already resolved in the IR. It may
+    raise when the class does not exist.
     """
     if isinstance(contract, ir.ContractDict):
         if not contract.fixed and contract.expression_key is None:
             return {"type": "object"}
-        properties = {str(key): contract_schema(spec, full_name) for key, spec in contract.fixed}
+        properties = {str(key): contract_schema(spec, class_name) for key, spec in contract.fixed}
         additional = False if contract.expression_key is None \
-            else contract_schema(contract.expression_key[1], full_name)
+            else contract_schema(contract.expression_key[1], class_name)
         return {"type": "object", "properties": properties, "additionalProperties": additional}
     if isinstance(contract, ir.ContractList):
-        return _list_schema(contract, full_name)
+        return _list_schema(contract, class_name)
     if isinstance(contract, ir.ContractExpression):
-        return _expression_schema(contract.expression.tree, full_name)
+        return _expression_schema(contract.expression.tree, class_name)
     return {"enum": [json_value(contract.value)]}
-
-
-def is_not_null(contract: ir.Contract | None) -> bool:
-    """Whether the contract rejects null: an expression chain with ``notNull()``."""
-    if not isinstance(contract, ir.ContractExpression):
-        return False
-    return any(call.name == "notNull" for call in method_chain(contract.expression.tree) or ())
 
 
 def json_value(value: Any) -> Any:
@@ -89,27 +64,25 @@ def json_value(value: Any) -> Any:
     return value
 
 
-def _list_schema(contract: ir.ContractList, full_name: Callable[[str], str]) -> dict[str, Any]:
-    items = [contract_schema(item, full_name) for item in contract.items]
+def _list_schema(contract: ir.ContractList,
+                 class_name: Callable[[str | ir.TypeName], str]) -> dict[str, Any]:
+    items = [contract_schema(item, class_name) for item in contract.items]
     schema: dict[str, Any] = {"type": "array"}
     if len(items) == 1:
         schema["items"] = items[0]
     elif items:
         schema.update(items=items, additionalItems=items[-1])
-    if contract.min_length:
-        schema["minItems"] = contract.min_length
-    if contract.max_length is not None:
-        schema["maxItems"] = contract.max_length
     return schema
 
 
-def _expression_schema(tree: ir.Expr, full_name: Callable[[str], str]) -> dict[str, Any]:
+def _expression_schema(tree: ir.Expr,
+                       class_name: Callable[[str | ir.TypeName], str]) -> dict[str, Any]:
     schema: dict[str, Any] = {}
     for call in method_chain(tree) or ():
         arguments = bind_arguments(call)
         if arguments is None:
             continue
-        schema = _apply(call.name, arguments, schema, full_name)
+        schema = _apply(call.name, arguments, schema, class_name)
     schema.pop("_notNull", None)
     return schema
 
@@ -119,7 +92,7 @@ def _nullable(json_type: str, schema: dict[str, Any]) -> Any:
 
 
 def _apply(name: str, arguments: dict[str, ir.Expr], schema: dict[str, Any],
-           full_name: Callable[[str], str]) -> dict[str, Any]:
+           class_name: Callable[[str | ir.TypeName], str]) -> dict[str, Any]:
     simple_types = {"string": "string", "bool": "boolean", "int": "integer"}
     if name in simple_types:
         return {"type": _nullable(simple_types[name], schema)}
@@ -134,63 +107,43 @@ def _apply(name: str, arguments: dict[str, ir.Expr], schema: dict[str, Any],
         schema["owned"] = name == "owned"
         return schema
     if name in ("class", "template"):
-        return _object_schema(name, arguments, schema, full_name)
+        return _object_schema(name, arguments, schema, class_name)
     if name == "check":
         for term in _and_terms(arguments["predicate"]):
-            for path, fragment in _pattern(term, _types(schema)):
-                _merge(schema, path, fragment)
+            schema.update(_pattern(term))
     return schema
 
 
 def _object_schema(name: str, arguments: dict[str, ir.Expr], schema: dict[str, Any],
-                   full_name: Callable[[str], str]) -> dict[str, Any]:
-    type_argument = arguments.get("name", arguments.get("type"))
+                   class_name: Callable[[str | ir.TypeName], str]) -> dict[str, Any]:
     result = {"type": _nullable(_OBJECT_TYPE, schema),
-              "muranoType": _type_name(type_argument, full_name),
-              "owned": True if name == "template" else None}
-    if "_notNull" in schema:
-        result["_notNull"] = True
-    version = constant_value(arguments["versionSpec"]) if "versionSpec" in arguments else None
-    if isinstance(version, (str, int, float)) and not isinstance(version, bool):
-        result["version"] = str(version)
-    if name == "template" and "excludeProperties" in arguments:
-        excluded = constant_value(arguments["excludeProperties"])
+              "muranoType": _type_name(arguments.get("name", arguments.get("type")), class_name)}
+    if name == "template":
+        result["owned"] = True
+        excluded = constant_value(arguments["excludeProperties"]) \
+            if "excludeProperties" in arguments else None
         if isinstance(excluded, tuple) and excluded:
             result["excludedProperties"] = list(excluded)
     return result
 
 
-def _types(schema: dict[str, Any]) -> set[str]:
-    types = schema.get("type", ())
-    return {types} if isinstance(types, str) else set(types)
-
-
-def _merge(schema: dict[str, Any], path: tuple[str, ...], fragment: dict[str, Any]) -> None:
-    """Put ``fragment`` at ``path`` under the object's ``context`` schema (``()``: the value)."""
-    if path:
-        if _OBJECT_TYPE not in _types(schema):
-            return
-        schema = schema.setdefault("context", {"type": "object", "properties": {}})
-        for name in path[:-1]:
-            schema = schema["properties"].setdefault(name, {"type": "object", "properties": {}})
-        schema = schema["properties"].setdefault(path[-1], {})
-    schema.update(fragment)
-
-
-def _type_name(argument: ir.Expr, full_name: Callable[[str], str]) -> str | None:
+def _type_name(argument: ir.Expr, class_name: Callable[[str | ir.TypeName], str]) -> str | None:
     argument = _unwrapped(argument)
     if isinstance(argument, ir.TypeName):
-        return argument.full_name
+        return class_name(argument)
     value = constant_value(argument)
-    return full_name(value) if isinstance(value, str) else None
+    return class_name(value) if isinstance(value, str) else None
 
 
 def _and_terms(predicate: ir.Expr) -> list[ir.Expr]:
-    predicate = _unwrapped(predicate)
-    if isinstance(predicate, ir.Function) and predicate.name == "#operator_and" \
+    """The terms the reference reads: the left operand of each ``and`` down the right spine,
+    then the last right operand (a parenthesised ``and`` is one term, stating nothing)."""
+    terms = []
+    while isinstance(predicate, ir.Function) and predicate.name == "#operator_and" \
             and len(predicate.args) == 2:
-        return _and_terms(predicate.args[0]) + _and_terms(predicate.args[1])
-    return [predicate]
+        terms.append(predicate.args[0])
+        predicate = predicate.args[1]
+    return terms + [predicate]
 
 
 def _unwrapped(tree: ir.Expr) -> ir.Expr:
@@ -212,87 +165,44 @@ def property_path(tree: ir.Expr) -> tuple[str, ...] | None:
     return None
 
 
-def _lengthproperty_path(tree: ir.Expr) -> tuple[str, ...] | None:
-    """The subject of ``len(subject)`` or ``subject.len()``."""
-    tree = _unwrapped(tree)
-    if not isinstance(tree, ir.Function):
-        return None
-    if tree.name == "len" and len(tree.args) == 1:
-        return property_path(tree.args[0])
-    if tree.name == "#operator_." and len(tree.args) == 2:
-        method = _unwrapped(tree.args[1])
-        if isinstance(method, ir.Function) and method.name == "len" and not method.args:
-            return property_path(tree.args[0])
-    return None
+def _is_dollar(tree: ir.Expr) -> bool:
+    """``$`` itself, as the reference recognises it (not ``($)``)."""
+    return isinstance(tree, ir.GetContextValue) and tree.name in ("$", "$1")
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _pattern(term: ir.Expr, types: set[str]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    """What one check() term states, as (subject path, schema fragment) pairs."""
-    term = _unwrapped(term)
+def _pattern(term: ir.Expr) -> dict[str, Any]:
+    """What one check() term states about ``$``: a bound, an enum or a pattern."""
     if not isinstance(term, ir.Function) or len(term.args) != 2:
-        return []
+        return {}
     left, right = term.args
-    if term.name in _MIRRORED:
-        return _comparison(term.name, left, right, types) \
-            or _comparison(_MIRRORED[term.name], right, left, types)
-    if term.name == "#operator_in":
-        path, values = property_path(left), constant_value(right)
-        if path is not None and isinstance(values, tuple):
-            return [(path, {"enum": [json_value(value) for value in values]})]
-        return []
-    return _regex(term)
+    if term.name in _BOUNDS:
+        if _is_dollar(left):
+            return _bound(term.name, right)
+        if _is_dollar(right):
+            return _bound(_MIRRORED[term.name], left)
+        return {}
+    if term.name == "#operator_in" and _is_dollar(left):
+        values = constant_value(right)
+        return {"enum": [json_value(value) for value in values]} \
+            if isinstance(values, tuple) else {}
+    if term.name == "#operator_." and _is_dollar(left):
+        if isinstance(right, ir.Function) and right.name == "matches" and len(right.args) == 1:
+            pattern = constant_value(right.args[0])
+            if isinstance(pattern, str):
+                return {"pattern": pattern}
+    return {}
 
 
-def _comparison(operator: str, left: ir.Expr, right: ir.Expr,
-                types: set[str]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    bound = constant_value(right)
+def _bound(operator: str, constant: ir.Expr) -> dict[str, Any]:
+    bound = constant_value(constant)
     if not _is_number(bound):
-        return []
-    path = property_path(left)
-    if path is not None and operator in _BOUNDS:
-        key, exclusive_key, exclusive = _BOUNDS[operator]
-        return [(path, {key: bound, exclusive_key: exclusive})]
-    path = _lengthproperty_path(left)
-    if path is None or not isinstance(bound, int):
-        return []
-    lower, upper = _LENGTH_BOUNDS[operator](bound)
-    if upper is not None and upper < 0:
-        return []
-    subject_types = types if not path else set()
-    kinds = [kind for kind in _LENGTH_KEYWORDS if kind in subject_types] or list(_LENGTH_KEYWORDS)
-    fragment = {}
-    for kind in kinds:
-        minimum_key, maximum_key = _LENGTH_KEYWORDS[kind]
-        if lower:
-            fragment[minimum_key] = lower
-        if upper is not None:
-            fragment[maximum_key] = upper
-    return [(path, fragment)] if fragment else []
-
-
-def _regex(term: ir.Function) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    """``$.matches(p)``, ``matches($, p)``, ``regex(p).matches($)`` -> pattern ``p``."""
-    if term.name == "matches":
-        subject, pattern = term.args
-    elif term.name == "#operator_.":
-        receiver, method = _unwrapped(term.args[0]), _unwrapped(term.args[1])
-        if not isinstance(method, ir.Function) or method.name != "matches" \
-                or len(method.args) != 1:
-            return []
-        subject, pattern = receiver, method.args[0]
-        if isinstance(receiver, ir.Function) and receiver.name == "regex" \
-                and len(receiver.args) == 1:
-            subject, pattern = method.args[0], receiver.args[0]
-    else:
-        return []
-    path, pattern = property_path(subject), constant_value(pattern)
-    if path is None or not isinstance(pattern, str):
-        return []
-    return [(path, {"pattern": pattern})]
+        return {}
+    key, exclusive_key, exclusive = _BOUNDS[operator]
+    return {key: bound, exclusive_key: exclusive}
 
 
 def constant_value(tree: ir.Expr) -> Any:
