@@ -44,8 +44,14 @@ class ContractContext(contracts.ContractContext):
 
     @property
     def initializing(self) -> bool:
-        """True during the first pass of a model load, when ids may name objects not yet built."""
-        return self.executor.loading is not None and self.executor.loading.initializing
+        """True during the first pass of a model load, when ids may name objects not yet built.
+        Contracts ask only when what they give depends on it: the load then needs its second
+        pass (``LoadSession.load_root``)."""
+        loading = self.executor.loading
+        if loading is None or not loading.initializing:
+            return False
+        loading.needs_second_pass = True
+        return True
 
     def find_class(self, name):
         """A class (MuranoType) by name, resolved in the namespaces of the checked class."""

@@ -103,6 +103,7 @@ class LoadSession:
         self.root_owner = root_owner
         self.keep_ids = keep_ids
         self.initializing = False
+        self.needs_second_pass = False
         self.objects = {}
         self.steps = []
         self.contexts = {}
@@ -118,31 +119,55 @@ class LoadSession:
 
     def load_root(self, data, default_type, scope, context):
         """The two passes of the reference (the first builds the objects, the second sets their
-        properties again, references resolved, and collects the initialisation steps); one, for
-        code's data (``new()``, a class() contract) whose second pass would change nothing: no
-        mapping among the properties given, and a class whose every property is ``value_only``."""
+        properties again, references resolved, and collects the initialisation steps), the
+        second only when it could change something.
+
+        The first pass collects the steps too, and notes (``needs_second_pass``) when it reads
+        what the second reads differently (an id not loaded yet, a template() placeholder:
+        whatever asks ``ContractContext.initializing``) or loads an object of a class not
+        ``value_only`` throughout (a Default or contract that reads more than the value). Else
+        the second pass would write every property again with the value it has: it is skipped."""
         caller_type = None
         if context is not None:
             data = bridge.finalize(data)  # both passes read it: lazy values must survive one
             caller_type = context[bridge.TYPE]
-            if self._loads_once(data, default_type, scope):
-                root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
-                self.parsed.clear()
-                self.contexts.clear()
-                return root
         self.initializing = True
+        self.needs_second_pass = False
         root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
         self.initializing = False
-        root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True, root)
+        if self.needs_second_pass:
+            self.steps.clear()
+            root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True, root)
         self.parsed.clear()  # freed now, while the executor holds the collector off
         self.contexts.clear()
         return root
 
-    def _loads_once(self, data, default_type, scope) -> bool:
-        murano_type, properties, _ = self.parse(data, scope, True)
+    def _load(self, data, owner, default_type, scope, context, caller_type, frozen, existing=None):
+        """``load`` of data that is ``frozen`` (from a model, or finalized already), by code of
+        class ``caller_type`` running in ``context`` (None for a model's object)."""
+        murano_type, properties, header = self.parse(data, scope, frozen)
         murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
                                       else default_type)
-        return murano_type is not None and loads_in_one_pass(murano_type, properties)
+        if murano_type is None:
+            raise ValueError("Invalid object representation: no type information was provided")
+        if self.initializing and not load_plan(murano_type).hierarchy_value_only():
+            self.needs_second_pass = True
+        object_id = header.get("id")
+        obj = existing if object_id is None else self.get(object_id)
+        if obj is None:
+            obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
+                               name=header.get("name"), metadata=header.get("metadata"))
+            if header.get("destroyed"):
+                obj.destroyed = True
+            self._restore_destruction_dependencies(obj, header.get("dependencies"))
+            self.objects[object_id or obj.object_id] = obj
+        if context is None:
+            caller_type = obj.type
+            context = _ObjectContextOf(self, obj)
+        steps = []
+        self.initialize(obj, context, caller_type, properties, set(), steps)
+        self.steps.extend(steps)
+        return obj
 
     def load_new(self, murano_type, properties, context):
         """``new(Type, name => value, ...)`` run in ``context``: a fresh object of ``murano_type``
@@ -161,31 +186,6 @@ class LoadSession:
         caller_type = None if context is None else context[bridge.TYPE]
         return self._load(data, owner, default_type, scope, context, caller_type, context is None,
                           existing)
-
-    def _load(self, data, owner, default_type, scope, context, caller_type, frozen, existing=None):
-        """``load`` of data that is ``frozen`` (from a model, or finalized already), by code of
-        class ``caller_type`` running in ``context`` (None for a model's object)."""
-        murano_type, properties, header = self.parse(data, scope, frozen)
-        murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
-                                      else default_type)
-        if murano_type is None:
-            raise ValueError("Invalid object representation: no type information was provided")
-        object_id = header.get("id")
-        obj = existing if object_id is None else self.get(object_id)
-        if obj is None:
-            obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
-                               name=header.get("name"), metadata=header.get("metadata"))
-            if header.get("destroyed"):
-                obj.destroyed = True
-            self._restore_destruction_dependencies(obj, header.get("dependencies"))
-            self.objects[object_id or obj.object_id] = obj
-        if context is None:
-            caller_type = obj.type
-            context = _ObjectContextOf(self, obj)
-        steps = []
-        self.initialize(obj, context, caller_type, properties, set(), steps)
-        self.steps.extend(steps)
-        return obj
 
     @property
     def initializers(self):
@@ -246,8 +246,7 @@ class LoadSession:
             if type(error.original) is StopIteration:
                 raise _generator_stopped(error) from None
             raise
-        runs_init = not (self.initializing or initialized or part.destroyed
-                         or self.executor.dry_run)
+        runs_init = not (initialized or part.destroyed or self.executor.dry_run)
         if runs_init:
             init_context = None
             if plan.init_takes_context:
