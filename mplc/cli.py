@@ -102,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``mplc run ... | head``): nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as error:  # the file system refused: an unwritable -o or --cache-dir, a full disk
+        where = f"{error.filename}: " if error.filename else ""
+        sys.stderr.write(f"mplc {args.command}: error: {where}{error.strerror or error}\n")
+        return 2
     except Exception as error:  # the user gets one line, never a traceback
         sys.stderr.write(f"mplc {args.command}: internal error: {type(error).__name__}: {error}\n")
         return 2

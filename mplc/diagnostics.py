@@ -20,7 +20,17 @@ class Diagnostic:
     pos: Pos
 
     def headline(self) -> str:
-        return f"{self.pos.file}:{self.pos.line}:{self.pos.col}: {self.severity}: {self.message} [{self.code}]"
+        """One line, whatever the user's text holds: control and line-separator characters of
+        names quoted in the message (or of the path) are escaped."""
+        return _one_line(f"{self.pos.file}:{self.pos.line}:{self.pos.col}: {self.severity}: "
+                         f"{self.message} [{self.code}]")
+
+
+def _one_line(text: str) -> str:
+    if text.isprintable():
+        return text
+    return "".join(character if character.isprintable() or character == " "
+                   else character.encode("unicode_escape").decode("ascii") for character in text)
 
 
 @dataclass

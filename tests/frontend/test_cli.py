@@ -55,3 +55,15 @@ def test_format_option_applies_to_loose_files(tmp_path):
     (tmp_path / "T.yaml").write_text("Name: T\n")
     assert run(str(tmp_path), "--format", "9.0").returncode == 1
     assert run(str(tmp_path), "--format", "1.4").returncode == 0
+
+
+
+def test_output_that_is_a_file_is_a_usage_error(tmp_path, capsys):
+    from mplc.cli import main
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert main(["compile", GOOD, "-o", str(taken)]) == 2
+    assert capsys.readouterr().err == f"mplc compile: error: {taken}: File exists\n"
+    assert main(["run", "--path", GOOD, "--model", "T", "--cache-dir", str(taken)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"mplc run: error: {taken}/") and error.endswith(": Not a directory\n")

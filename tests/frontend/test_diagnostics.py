@@ -165,3 +165,13 @@ def test_required_versions(tmp_path, spec, given, expected):
     found = [(d.code, d.pos.line, d.pos.col) for d in sink.diagnostics]
     assert [item for item in found if item[0] != "W-MISSING-REQUIREMENT"] == expected
     assert ("W-MISSING-REQUIREMENT", 8, 3) in found
+
+
+def test_user_text_with_line_breaks_stays_on_the_headline(load_source):
+    import io
+    from mplc.diagnostics import render
+    loaded = load_source('Name: T\n"a\\nb\\u2028c": 1\n')
+    stream = io.StringIO()
+    render(loaded.sink.diagnostics, stream)
+    headline, source, caret = stream.getvalue().splitlines()
+    assert headline.endswith(":2:1: warning: unknown key 'a\\nb\\u2028c' in a class is ignored [W-UNKNOWN-KEY]")
