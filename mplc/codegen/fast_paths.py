@@ -275,14 +275,22 @@ class FastPaths:
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
                             args: tuple[ir.Expr, ...]) -> ast.expr:
-        """In a body with locals: ``_dN(r, context, engine, a...) if (_dN := _MN.direct(r)) is
-        not None else _MN(r, context, engine)``, the receiver evaluated once and the arguments inline, evaluated only on the direct path (the site's
-        lazy arguments read the variable scope)."""
+        """In a body with locals: ``_dN(r, context, engine, a...) if type(r) is MuranoObject and
+        (_dN := r.type.call_sites.get(_MN)) is not None else _MN(r, context, engine)``: the
+        receiver evaluated once, the site's ``DirectCall`` looked up in the receiver class's
+        call sites (the site itself resolves it on first use), and the arguments inline,
+        evaluated only on the direct path (the site's lazy arguments read the variable scope)."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         direct = self.builder.new_name("d")
+        is_object = at.Compare(
+            left=at.Call(func=load(at, "type"), args=[first], keywords=[]), ops=[ast.Is()],
+            comparators=[self.builder.module_constant(at, "MuranoObject")])
+        call_sites = at.Attribute(value=at.Attribute(value=again, attr="type", ctx=ast.Load()),
+                                  attr="call_sites", ctx=ast.Load())
         resolve = at.NamedExpr(target=store(at, direct), value=at.Call(
-            func=at.Attribute(value=site, attr="direct", ctx=ast.Load()), args=[first], keywords=[]))
-        test = at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])
+            func=at.Attribute(value=call_sites, attr="get", ctx=ast.Load()), args=[site], keywords=[]))
+        test = at.BoolOp(op=ast.And(), values=[
+            is_object, at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])])
         call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"),
                                                     *(self.builder.expression_code(arg) for arg in args)],
                        keywords=[])
