@@ -175,3 +175,13 @@ def test_user_text_with_line_breaks_stays_on_the_headline(load_source):
     render(loaded.sink.diagnostics, stream)
     headline, source, caret = stream.getvalue().splitlines()
     assert headline.endswith(":2:1: warning: unknown key 'a\\nb\\u2028c' in a class is ignored [W-UNKNOWN-KEY]")
+
+
+@pytest.mark.parametrize("source, message", [
+    ("Namespaces: {x: [1]}\nName: T\n", "invalid namespace a list"),
+    ("Namespaces: {[x]: a}\nName: T\n", "invalid namespace prefix a list"),
+    ("Name: T\nMethods:\n  m:\n    Usage: {a: 1}\n", "invalid method Usage a mapping; must be one of "
+     "Runtime, Static, Extension, Action; the reference accepts it as Runtime"),
+])
+def test_messages_describe_collections(load_source, source, message):
+    assert [d.message for d in load_source(source).sink.diagnostics] == [message]
