@@ -126,6 +126,8 @@ MANIFEST = "Format: 1.3\nType: Application\nFullName: p\nClasses:\n  p.T: T.yaml
     (MANIFEST.replace("T.yaml", "../../etc/passwd"), [("E-CLASS-PATH", 5, 3)]),
     (MANIFEST.replace("p.T:", "p.Other:"), [("E-CLASS-NOT-IN-FILE", 5, 3)]),
     (MANIFEST + "Requires: {}\n", [("W-UNKNOWN-KEY", 6, 1)]),
+    (MANIFEST.replace("FullName: p", "FullName: p [[x]]"), [("E-MANIFEST", 3, 11)]),
+    (MANIFEST.replace("FullName: p", "FullName: p..q"), [("E-MANIFEST", 3, 11)]),
 ])
 def test_bad_manifest(tmp_path, manifest, expected):
     from mplc.diagnostics import DiagnosticSink
