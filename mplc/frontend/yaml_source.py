@@ -223,6 +223,10 @@ class _Composer:
             if isinstance(parent, Sequence):
                 parent.items.append(node)
             elif frame[2]:
+                if not isinstance(node, Scalar):  # PyYAML: "found unhashable key"
+                    raise YamlFailure("E-YAML", "a mapping key must be a scalar, not a "
+                                      f"{'list' if isinstance(node, Sequence) else 'mapping'}",
+                                      node.pos)
                 frame[1] = node
                 frame[2] = False
             else:

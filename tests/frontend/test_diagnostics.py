@@ -75,6 +75,8 @@ CASES = [
     ("a: =\n", [("E-YAML", 1, 4)]),
     ("a: &x [*x]\n", [("E-YAML", 1, 8)]),
     ("a: !foo x\n", [("E-YAML", 1, 4)]),
+    (HEAD + "      - {? [$x] : 1}\n", [("E-YAML", 5, 12)]),
+    ("Name: T\nProperties:\n  ? {a: 1}\n  : {Contract: $}\n", [("E-YAML", 3, 5)]),
 ]
 
 
@@ -181,7 +183,7 @@ def test_user_text_with_line_breaks_stays_on_the_headline(load_source):
 
 @pytest.mark.parametrize("source, message", [
     ("Namespaces: {x: [1]}\nName: T\n", "invalid namespace a list"),
-    ("Namespaces: {[x]: a}\nName: T\n", "invalid namespace prefix a list"),
+    ("Namespaces: {x: {a: 1}}\nName: T\n", "invalid namespace a mapping"),
     ("Name: T\nMethods:\n  m:\n    Usage: {a: 1}\n", "invalid method Usage a mapping; must be one of "
      "Runtime, Static, Extension, Action; the reference accepts it as Runtime"),
 ])
