@@ -76,6 +76,11 @@ CASES = [
     ("a: &x [*x]\n", [("E-YAML", 1, 8)]),
     ("a: !foo x\n", [("E-YAML", 1, 4)]),
     (HEAD + "      - {? [$x] : 1}\n", [("E-YAML", 5, 12)]),
+    ("Name: !!timestamp x\n", [("E-YAML", 1, 7)]),
+    ("Name: !!bool x\n", [("E-YAML", 1, 7)]),
+    ("Name: T\nProperties:\n  p: {Contract: $, Default: !!map x}\n", [("E-YAML", 3, 29)]),
+    ("Name: T\nProperties:\n  p: {Contract: $, Default: !!str [a]}\n", [("E-YAML", 3, 29)]),
+    (HEAD + "      - !yaql {$x: 1}\n", [("E-YAML", 5, 9)]),
     ("Name: T\nProperties:\n  ? {a: 1}\n  : {Contract: $}\n", [("E-YAML", 3, 5)]),
 ]
 
