@@ -101,7 +101,8 @@ def main(args) -> int:
     timings = []
     try:
         root = executor.load(model)
-        for _ in range(args.repeat):
+        result = None
+        for _ in range(args.repeat if root is not None else 0):  # no objects: the engine calls nothing
             started = time.perf_counter()
             result = executor.call(root, args.method, tuple(call_args), call_kwargs)
             timings.append(time.perf_counter() - started)

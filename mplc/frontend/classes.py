@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mplc import ir
 from mplc.diagnostics import DiagnosticSink
-from mplc.frontend.keys import mapping_entries
+from mplc.frontend.keys import described, mapping_entries
 from mplc.frontend.namespaces import Namespaces, check_declarations
 from mplc.frontend.statements import BodyReader
 from mplc.frontend.values import Scope, as_list, is_null, text_of
@@ -66,10 +66,7 @@ def _namespaces(node, sink: DiagnosticSink) -> dict[str, str]:
     if not isinstance(node, Mapping):
         sink.error("E-NAMESPACE", "Namespaces must be a mapping of prefix: namespace", node.pos)
         return {}
-    return check_declarations(
-        [(key.value if isinstance(key, Scalar) else None,
-          value.value if isinstance(value, Scalar) else value, key.pos)
-         for key, value in node.items], sink)
+    return check_declarations([(key, value, key.pos) for key, value in node.items], sink)
 
 
 def _choice(node, allowed: tuple[str, ...], default: str, what: str, sink: DiagnosticSink,
@@ -81,7 +78,7 @@ def _choice(node, allowed: tuple[str, ...], default: str, what: str, sink: Diagn
     value = node.value if isinstance(node, Scalar) else None
     if value in allowed:
         return value
-    message = f"invalid {what} {value!r}; must be one of {', '.join(allowed)}"
+    message = f"invalid {what} {described(node)}; must be one of {', '.join(allowed)}"
     if checked:
         sink.error("E-USAGE", message, node.pos)
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from mplc.diagnostics import DiagnosticSink
-from mplc.frontend.yaml_source import Mapping, Scalar
+from mplc.frontend.yaml_source import Mapping, Scalar, Sequence
 
 
 def suggestion(word: object, allowed) -> str:
@@ -16,6 +16,11 @@ def suggestion(word: object, allowed) -> str:
 
 
 def described(node) -> str:
+    """A YAML node as a message quotes it: a scalar's value, or what kind of collection it is."""
+    if isinstance(node, Mapping):
+        return "a mapping"
+    if isinstance(node, Sequence):
+        return "a list"
     value = node.value if isinstance(node, Scalar) else None
     return repr(value) if not isinstance(value, str) else f"'{value}'"
 

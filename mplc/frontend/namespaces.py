@@ -10,6 +10,8 @@ import re
 
 from mplc import ir
 from mplc.diagnostics import DiagnosticSink
+from mplc.frontend.keys import described
+from mplc.frontend.yaml_source import Scalar
 
 TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
 NAMESPACE = re.compile(r"^([a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*)?$")
@@ -56,15 +58,18 @@ class Namespaces:
 
 
 def check_declarations(entries, sink: DiagnosticSink) -> dict[str, str]:
-    """Validate ``Namespaces`` entries given as (prefix, namespace, pos); returns the mapping."""
+    """Validate ``Namespaces`` entries given as (prefix node, namespace node, pos); returns the
+    mapping."""
     mapping: dict[str, str] = {}
-    for prefix, namespace, pos in entries:
+    for prefix_node, namespace_node, pos in entries:
+        prefix = prefix_node.value if isinstance(prefix_node, Scalar) else None
+        namespace = namespace_node.value if isinstance(namespace_node, Scalar) else namespace_node
         namespace = "" if namespace is None else namespace
         if not isinstance(prefix, str) or not PREFIX.match(prefix):
-            sink.error("E-NAMESPACE", f"invalid namespace prefix {prefix!r}", pos)
+            sink.error("E-NAMESPACE", f"invalid namespace prefix {described(prefix_node)}", pos)
             continue
         if not isinstance(namespace, str) or not NAMESPACE.match(namespace):
-            sink.error("E-NAMESPACE", f"invalid namespace {namespace!r}", pos)
+            sink.error("E-NAMESPACE", f"invalid namespace {described(namespace_node)}", pos)
             continue
         mapping[prefix] = namespace
     return mapping

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import zipfile
 
 from mplc import ir
@@ -29,6 +30,7 @@ MAX_ZIP_MEMBERS = 20000
 MANIFEST_KEYS = frozenset({"Format", "Type", "FullName", "Name", "Version", "Require", "Classes",
                            "Description", "Author", "Supplier", "Tags", "Logo", "UI", "Meta"})
 PACKAGE_TYPES = ("Application", "Library")
+FULL_NAME = re.compile(r"^\w+(\.\w+)*$")
 SUPPORTED_FORMATS = ("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0")
 BUILD_MARKER = "mplc-build.json"
 
@@ -248,6 +250,10 @@ class PackageLoader:
         full_name = text_of(entries.get("FullName"))
         if not full_name:
             sink.error("E-MANIFEST", "the manifest has no FullName", node.pos)
+            return None
+        if not FULL_NAME.match(full_name):
+            sink.error("E-MANIFEST", f"invalid FullName '{full_name}': dot-separated words of "
+                       "letters, digits and _", entries["FullName"].pos)
             return None
         package_type = entries.get("Type")
         type_value = plain_data(package_type) if package_type is not None else None

@@ -37,6 +37,10 @@ YAQL_TAG = "!yaql"
 STR_TAG = "tag:yaml.org,2002:str"
 VALUE_TAG = "tag:yaml.org,2002:value"
 MERGE_TAG = "tag:yaml.org,2002:merge"
+MAPPING_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:set")
+SEQUENCE_TAGS = (None, "!", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap",
+                 "tag:yaml.org,2002:pairs")
+_COLLECTION_TAGS = frozenset(MAPPING_TAGS[2:] + SEQUENCE_TAGS[2:])
 
 
 class Scalar:
@@ -151,10 +155,14 @@ def _scalar(path: str, event, is_key: bool) -> Scalar:
     if constructor is None:
         raise YamlFailure("E-YAML", f"unknown YAML tag {tag!r}", pos)
     node = yaml.nodes.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+    if tag in _COLLECTION_TAGS:  # PyYAML: "expected a mapping node, but found scalar"
+        raise YamlFailure("E-YAML", f"a scalar cannot be tagged {tag!r}", pos)
     try:
         value = constructor(_CONSTRUCTOR, node)
     except (yaml.YAMLError, ValueError, TypeError, OverflowError) as error:
         raise YamlFailure("E-YAML", f"cannot read {tag} scalar {text[:40]!r}: {error}", pos)
+    except (AttributeError, LookupError):  # PyYAML's bool and timestamp constructors on other text
+        raise YamlFailure("E-YAML", f"cannot read {tag} scalar {text[:40]!r}", pos)
     return Scalar(value, None, pos)
 
 
@@ -199,8 +207,11 @@ class _Composer:
                     raise YamlFailure("E-YAML-DEPTH",
                                       f"YAML nesting deeper than {MAX_DEPTH} levels",
                                       _pos(self.path, event))
-                container = Mapping(_pos(self.path, event)) \
-                    if isinstance(event, yaml.MappingStartEvent) else Sequence(_pos(self.path, event))
+                is_mapping = isinstance(event, yaml.MappingStartEvent)
+                if event.tag not in (MAPPING_TAGS if is_mapping else SEQUENCE_TAGS):
+                    raise YamlFailure("E-YAML", f"a {'mapping' if is_mapping else 'list'} cannot be "
+                                      f"tagged {event.tag!r}", _pos(self.path, event))
+                container = Mapping(_pos(self.path, event)) if is_mapping else Sequence(_pos(self.path, event))
                 stack.append([container, None, True, event.anchor])
                 continue
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
@@ -223,6 +234,10 @@ class _Composer:
             if isinstance(parent, Sequence):
                 parent.items.append(node)
             elif frame[2]:
+                if not isinstance(node, Scalar):  # PyYAML: "found unhashable key"
+                    raise YamlFailure("E-YAML", "a mapping key must be a scalar, not a "
+                                      f"{'list' if isinstance(node, Sequence) else 'mapping'}",
+                                      node.pos)
                 frame[1] = node
                 frame[2] = False
             else:

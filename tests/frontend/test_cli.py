@@ -67,3 +67,14 @@ def test_output_that_is_a_file_is_a_usage_error(tmp_path, capsys):
     assert main(["run", "--path", GOOD, "--model", "T", "--cache-dir", str(taken)]) == 2
     error = capsys.readouterr().err
     assert error.startswith(f"mplc run: error: {taken}/") and error.endswith(": Not a directory\n")
+
+
+def test_run_of_a_model_without_objects_calls_nothing(tmp_path, capsys):
+    """As the engine: no root object, no call, no error."""
+    import json
+    from mplc.cli import main
+    model = tmp_path / "model.json"
+    model.write_text('{"Objects": null}')
+    assert main(["run", "--path", GOOD, "--model", str(model), "--cache-dir", str(tmp_path / "cache")]) == 0
+    output = json.loads(capsys.readouterr().out)
+    assert (output["result"], output["error"], output["model"]["Objects"]) == (None, None, None)

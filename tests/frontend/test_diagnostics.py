@@ -75,6 +75,13 @@ CASES = [
     ("a: =\n", [("E-YAML", 1, 4)]),
     ("a: &x [*x]\n", [("E-YAML", 1, 8)]),
     ("a: !foo x\n", [("E-YAML", 1, 4)]),
+    (HEAD + "      - {? [$x] : 1}\n", [("E-YAML", 5, 12)]),
+    ("Name: !!timestamp x\n", [("E-YAML", 1, 7)]),
+    ("Name: !!bool x\n", [("E-YAML", 1, 7)]),
+    ("Name: T\nProperties:\n  p: {Contract: $, Default: !!map x}\n", [("E-YAML", 3, 29)]),
+    ("Name: T\nProperties:\n  p: {Contract: $, Default: !!str [a]}\n", [("E-YAML", 3, 29)]),
+    (HEAD + "      - !yaql {$x: 1}\n", [("E-YAML", 5, 9)]),
+    ("Name: T\nProperties:\n  ? {a: 1}\n  : {Contract: $}\n", [("E-YAML", 3, 5)]),
 ]
 
 
@@ -126,6 +133,8 @@ MANIFEST = "Format: 1.3\nType: Application\nFullName: p\nClasses:\n  p.T: T.yaml
     (MANIFEST.replace("T.yaml", "../../etc/passwd"), [("E-CLASS-PATH", 5, 3)]),
     (MANIFEST.replace("p.T:", "p.Other:"), [("E-CLASS-NOT-IN-FILE", 5, 3)]),
     (MANIFEST + "Requires: {}\n", [("W-UNKNOWN-KEY", 6, 1)]),
+    (MANIFEST.replace("FullName: p", "FullName: p [[x]]"), [("E-MANIFEST", 3, 11)]),
+    (MANIFEST.replace("FullName: p", "FullName: p..q"), [("E-MANIFEST", 3, 11)]),
 ])
 def test_bad_manifest(tmp_path, manifest, expected):
     from mplc.diagnostics import DiagnosticSink
@@ -175,3 +184,13 @@ def test_user_text_with_line_breaks_stays_on_the_headline(load_source):
     render(loaded.sink.diagnostics, stream)
     headline, source, caret = stream.getvalue().splitlines()
     assert headline.endswith(":2:1: warning: unknown key 'a\\nb\\u2028c' in a class is ignored [W-UNKNOWN-KEY]")
+
+
+@pytest.mark.parametrize("source, message", [
+    ("Namespaces: {x: [1]}\nName: T\n", "invalid namespace a list"),
+    ("Namespaces: {x: {a: 1}}\nName: T\n", "invalid namespace a mapping"),
+    ("Name: T\nMethods:\n  m:\n    Usage: {a: 1}\n", "invalid method Usage a mapping; must be one of "
+     "Runtime, Static, Extension, Action; the reference accepts it as Runtime"),
+])
+def test_messages_describe_collections(load_source, source, message):
+    assert [d.message for d in load_source(source).sink.diagnostics] == [message]
