@@ -35,7 +35,10 @@ def main(args) -> int:
     except SchemaError as error:
         if not error.not_found:
             raise UsageError(str(error)) from None
-        sys.stderr.write(f"mplc schema: error: {error}\n")
+        if error.pos is None:
+            sys.stderr.write(f"mplc schema: error: {error}\n")
+        else:
+            sink.error(error.type, str(error), error.pos)
         return 1
     finally:
         render(sink.diagnostics, sys.stderr)

@@ -71,7 +71,8 @@ class FormsService:
             return action(FormsGenerator(self.packages, DiagnosticSink()))
         except SchemaError as error:
             status = HTTPStatus.NOT_FOUND if error.not_found else HTTPStatus.BAD_REQUEST
-            raise HttpError(status, error.type, str(error)) from None
+            message = str(error) if error.pos is None else f"{error.pos}: {error}"
+            raise HttpError(status, error.type, message) from None
 
     def _run(self, manifest, class_name: str, method: str, arguments: dict[str, Any]) -> Any:
         import semantic_version

@@ -41,11 +41,13 @@ _STATIC_USAGES = ("Static", "Extension")
 
 class SchemaError(Exception):
     """A request the schema cannot be generated for. ``type`` is the engine's name for it
-    (NoClassFound, NoMethodFound, NoPackageFound) or InvalidVersionSpec."""
+    (NoClassFound, NoMethodFound, NoPackageFound) or InvalidVersionSpec; ``pos``, where the
+    package's source is the cause (a contract naming a class that is not there)."""
 
-    def __init__(self, message: str, error_type: str):
+    def __init__(self, message: str, error_type: str, pos: ir.Pos | None = None):
         super().__init__(message)
         self.type = error_type
+        self.pos = pos
 
     @property
     def not_found(self) -> bool:
@@ -360,8 +362,13 @@ class FormsGenerator:
 
     def _field(self, name: str, declared: _Declared, contract: ir.Contract | None,
                default: ir.Value | None, meta: dict[str, Any]) -> _Field:
-        schema = {} if contract is None else contract_schema(contract,
-                                                             self._class_name_resolver(declared))
+        try:
+            schema = {} if contract is None else contract_schema(contract,
+                                                                 self._class_name_resolver(declared))
+        except SchemaError as error:
+            if error.pos is not None:
+                raise
+            raise SchemaError(str(error), error.type, contract.pos) from None
         if default is not None:
             value = _static_value(default, {})
             if value is NOT_CONSTANT:

@@ -238,3 +238,5 @@ def test_a_contract_naming_a_class_the_package_cannot_load_is_no_class_found(
     with pytest.raises(SchemaError) as caught:
         generator.generate("forms.unreachable.Holder")
     assert (caught.value.type, str(caught.value)) == ("NoClassFound", message)
+    pos = caught.value.pos
+    assert (os.path.basename(pos.file), pos.line, pos.col) == ("Holder.yaml", 7, 15)

@@ -62,3 +62,13 @@ def test_package_errors_are_diagnostics(capsys, tmp_path):
     code, out, err = run(capsys, "--path", str(tmp_path), "Broken")
     assert (code, out) == (1, "")
     assert f"{tmp_path / 'Broken.yaml'}:" in err and "[E-YAML]" in err
+
+
+def test_a_contract_naming_a_missing_class_is_a_diagnostic_at_the_contract(capsys, tmp_path):
+    (tmp_path / "Holder.yaml").write_text(
+        "Name: Holder\nProperties:\n  peer:\n    Contract: $.class(Missing)\n")
+    code, out, err = run(capsys, "--path", str(tmp_path), "Holder")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{tmp_path / 'Holder.yaml'}:4:15: error: class Missing (named in a "
+                          "contract of Holder) not found in ")
+    assert "[NoClassFound]" in err and "$.class(Missing)" in err
