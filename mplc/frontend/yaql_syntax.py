@@ -21,6 +21,7 @@ from mplc.yaql_grammar import murano_engine
 
 PLAIN_WORD_TEXT = re.compile(r"^[\s\w\d.]*$")
 MAX_EXPRESSION_LENGTH = 65536
+MAX_EXPRESSION_DEPTH = 128
 
 
 _ENGINE = murano_engine()
@@ -76,14 +77,18 @@ class ExpressionBuilder:
         self.sink = sink
 
     def expression(self, source: str, statement, pos: ir.Pos) -> ir.Expression:
-        try:
-            tree = self.tree(statement.expression, pos)
-        except RecursionError:
-            self.sink.error("E-YAQL-DEPTH", "expression is nested too deeply", pos)
-            tree = ir.Constant(None, pos)
-        return ir.Expression(source, tree, pos)
+        return ir.Expression(source, self.tree(statement.expression, pos), pos)
 
-    def tree(self, node, pos: ir.Pos, type_names: bool = True) -> ir.Expr:
+    def tree(self, node, pos: ir.Pos) -> ir.Expr:
+        """The IR of a parsed yaql expression; one nested deeper than the reference's engine
+        can evaluate is an error (the conversion, code generation and yaql all recurse)."""
+        if _depth(node) > MAX_EXPRESSION_DEPTH:
+            self.sink.error("E-YAQL-DEPTH", f"expression nested deeper than {MAX_EXPRESSION_DEPTH} "
+                            "levels; Murano's engine cannot evaluate it either", pos)
+            return ir.Constant(None, pos)
+        return self._tree(node, pos)
+
+    def _tree(self, node, pos: ir.Pos, type_names: bool = True) -> ir.Expr:
         """``type_names`` False inside a ':' that cannot name a type: nothing there resolves."""
         if node is yaql_utils.NO_VALUE:
             return ir.SkippedArgument(pos)
@@ -94,10 +99,10 @@ class ExpressionBuilder:
         if isinstance(node, yaql_expressions.Constant):
             return ir.Constant(node.value, pos)
         if isinstance(node, yaql_expressions.Wrap):
-            return ir.Wrap(self.tree(node.expr, pos, type_names), pos)
+            return ir.Wrap(self._tree(node.expr, pos, type_names), pos)
         if isinstance(node, yaql_expressions.MappingRuleExpression):
-            return ir.MappingRule(self.tree(node.source, pos, type_names),
-                                  self.tree(node.destination, pos, type_names), pos)
+            return ir.MappingRule(self._tree(node.source, pos, type_names),
+                                  self._tree(node.destination, pos, type_names), pos)
         if isinstance(node, yaql_expressions.Function):
             if type_names and node.name in ("#operator_:", "#unary_operator_:"):
                 type_name = self._type_name(node, pos)
@@ -105,7 +110,7 @@ class ExpressionBuilder:
                     return type_name
                 type_names = False
             return ir.Function(node.name,
-                               tuple(self.tree(arg, pos, type_names) for arg in node.args),
+                               tuple(self._tree(arg, pos, type_names) for arg in node.args),
                                node.uses_receiver, pos)
         raise TypeError(f"unexpected yaql node {type(node).__name__}")
 
@@ -124,6 +129,22 @@ class ExpressionBuilder:
         else:
             return None
         return ir.TypeName(self.resolve_type(written, pos), written, pos)
+
+
+def _depth(root) -> int:
+    """How deeply a yaql tree nests, counted without recursion."""
+    deepest = 0
+    pending = [(root, 1)]
+    while pending:
+        node, depth = pending.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, yaql_expressions.Function):
+            pending.extend((arg, depth + 1) for arg in node.args)
+        elif isinstance(node, yaql_expressions.Wrap):
+            pending.append((node.expr, depth + 1))
+        elif isinstance(node, yaql_expressions.MappingRuleExpression):
+            pending.extend(((node.source, depth + 1), (node.destination, depth + 1)))
+    return deepest
 
 
 def _source_of(node) -> str:

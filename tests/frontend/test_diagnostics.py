@@ -81,6 +81,9 @@ CASES = [
     ("Name: T\nProperties:\n  p: {Contract: $, Default: !!map x}\n", [("E-YAML", 3, 29)]),
     ("Name: T\nProperties:\n  p: {Contract: $, Default: !!str [a]}\n", [("E-YAML", 3, 29)]),
     (HEAD + "      - !yaql {$x: 1}\n", [("E-YAML", 5, 9)]),
+    (HEAD + "      - $x" + ".f()" * 128 + "\n", [("E-YAQL-DEPTH", 5, 9)]),
+    (HEAD + "      - $x[" + "-" * 128 + "1]: 1\n", [("E-YAQL-DEPTH", 5, 9)]),
+    (HEAD + "      - Return: " + "-" * 127 + "1\n", []),
     ("Name: T\nProperties:\n  ? {a: 1}\n  : {Contract: $}\n", [("E-YAML", 3, 5)]),
 ]
 
