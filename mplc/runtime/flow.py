@@ -455,6 +455,13 @@ def parallel(context, branches, limit=None):
 
 
 def _run_branches(context, branches, limit):
+    """The rounds of a Parallel, as the reference's event loop runs its green threads: every
+    ready branch runs once per round, in the order it was scheduled (``wake_at``).
+
+    Branches queued behind ``limit`` are started by the pool's spawner, as in the reference: a
+    branch ending frees a slot and schedules the spawner's wake-up then, so in the next round
+    the spawner runs at that point (after the branches scheduled before it) and starts as many
+    queued branches as there are free slots, each scheduled then, to run from the round after."""
     limit = len(branches) if limit is None else max(int(limit), 1)
     results = [None] * len(branches)
     failures = [None] * len(branches)
@@ -463,31 +470,46 @@ def _run_branches(context, branches, limit):
     queue = list(enumerate(branches))
     running = []
 
-    def start(index, branch):
+    def start(index, branch, wake_at):
         def run():
             try:
                 results[index] = branch(context.create_child_context())
             except BaseException as error:  # noqa: BLE001 - re-raised in the parent
                 failures[index] = error
-        running.append(_Branch(run, parent=hub))
-        _live_branches.add(running[-1])
+        worker = _Branch(run, parent=hub)
+        worker.wake_at = wake_at
+        running.append(worker)
+        _live_branches.add(worker)
+
+    def spawn():
+        wake_at = time.monotonic()
+        while queue and len(running) < limit:
+            start(*queue.pop(0), wake_at)
 
     try:
+        while queue and len(running) < limit:
+            start(*queue.pop(0), 0.0)
+        spawner_wakes = None  # when a slot freed last round, if the spawner waits for one
         while queue or running:
-            while queue and len(running) < limit:
-                start(*queue.pop(0))
             now = time.monotonic()
             ready = sorted((worker for worker in running if worker.wake_at <= now),
                            key=lambda worker: worker.wake_at)
-            if not ready:
-                sleep(min(worker.wake_at for worker in running) - now)
-                continue
+            spawner_runs, spawner_wakes = spawner_wakes, None
             for worker in ready:
+                if spawner_runs is not None and worker.wake_at > spawner_runs:
+                    spawn()
+                    spawner_runs = None
                 worker.switch()
                 if worker.dead:
                     running.remove(worker)
                     _live_branches.discard(worker)
-            if nested and running:
+                    if queue and spawner_wakes is None:
+                        spawner_wakes = time.monotonic()
+            if spawner_runs is not None:
+                spawn()
+            if not ready and spawner_wakes is None and running:
+                sleep(min(worker.wake_at for worker in running) - now)
+            elif nested and running:
                 sleep(0)
     finally:
         _live_branches.difference_update(running)
