@@ -75,3 +75,23 @@ def test_a_dropped_runtime_is_freed_after_direct_method_calls(tmp_path):
     del runtime, obj
     gc.collect()
     assert executor() is None
+
+
+KEYED = {
+    "manifest.yaml": "Format: 1.3\nType: Library\nFullName: tests.keyed\n"
+                     "Classes:\n  tests.keyed.Keyed: Keyed.yaml\n",
+    "Classes/Keyed.yaml": "Namespaces:\n  =: tests.keyed\nName: Keyed\nMethods:\n"
+                          "  run:\n    Body:\n      - $other: new(Keyed)\n"
+                          "      - Return: [$other, dict($other => 1), dict($this => 2)]\n",
+}
+
+
+def test_render_of_a_dict_keyed_by_objects_already_written(tmp_path):
+    """A key cannot hold an object model: it is the object's text, even after the object was
+    written in full earlier in the same value."""
+    runtime = mplc.Runtime([_write(tmp_path / "pkg", KEYED)], cache_dir=str(tmp_path / "cache"))
+    obj = runtime.new("tests.keyed.Keyed")
+    other, by_other, by_this = runtime.render(runtime.call(obj, "run"))
+    other_id = other["?"]["id"]
+    assert by_other == {f"<tests.keyed.Keyed/0.0.0 {other_id}>": 1}
+    assert list(by_this.values()) == [2] and list(by_this)[0].startswith("<tests.keyed.Keyed/0.0.0 ")

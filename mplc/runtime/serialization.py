@@ -465,7 +465,9 @@ def _render_value(value, writer, container, key):
     if isinstance(value, utils.MappingType):
         result = {}
         for item_key, item in value.items():
-            if not isinstance(item_key, (str, int, float, bool)) and item_key is not None:
+            if isinstance(item_key, MuranoObject):  # a key as the reference's is: the object
+                item_key = repr(item_key)
+            elif not isinstance(item_key, (str, int, float, bool)) and item_key is not None:
                 item_key = str(_render_value(item_key, writer, None, None))
             result[item_key] = None
             result[item_key] = _render_value(item, writer, result, item_key)
