@@ -68,9 +68,11 @@ def _source_line(path: str, line: int, cache: dict[str, list[str] | None]) -> st
     if path not in cache:
         try:
             with open(path, "rb") as handle:
-                cache[path] = handle.read().decode("utf-8", "replace").splitlines()
+                data = handle.read()
         except OSError:
             cache[path] = None
+        else:  # a binary file (a zip, a .pyc) has no source line worth showing
+            cache[path] = None if b"\x00" in data else data.decode("utf-8", "replace").splitlines()
     lines = cache[path]
     if lines is None or not 1 <= line <= len(lines):
         return None

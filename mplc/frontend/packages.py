@@ -7,10 +7,12 @@ package) is checked here.
 
 from __future__ import annotations
 
+import lzma
 import os
 import posixpath
 import re
 import zipfile
+import zlib
 
 from mplc import ir
 from mplc.diagnostics import DiagnosticSink
@@ -25,6 +27,10 @@ from mplc.packagetypes.reading import read_typed_package
 from mplc.versioning import (DEFAULT_FORMAT_NAME, VersionError, parse_format, parse_requirement,
                              parse_version)
 
+# what zipfile and its decompressors raise on a corrupt archive (a version, method or flag it
+# does not support, a truncated or garbled stream, a negative offset, an undecodable name)
+ZIP_FAILURES = (OSError, EOFError, ValueError, RuntimeError, NotImplementedError, zipfile.BadZipFile,
+                zlib.error, lzma.LZMAError)
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_ZIP_MEMBERS = 20000
 MANIFEST_KEYS = frozenset({"Format", "Type", "FullName", "Name", "Version", "Require", "Classes",
@@ -111,8 +117,9 @@ class ZipSource(Source):
         try:
             with self.archive.open(info) as handle:
                 data = handle.read(MAX_FILE_BYTES + 1)
-        except (OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
-            sink.error("E-IO", f"cannot read archive member: {error}", _file_pos(display))
+        except ZIP_FAILURES as error:
+            sink.error("E-IO", f"cannot read archive member: {error or type(error).__name__}",
+                       _file_pos(display))
             return None
         if len(data) > MAX_FILE_BYTES:
             sink.error("E-TOO-LARGE", f"file is larger than {MAX_FILE_BYTES} bytes",
@@ -181,7 +188,7 @@ class PackageLoader:
     def _zip(self, path: str) -> list[ir.Package]:
         try:
             archive = zipfile.ZipFile(path)
-        except (OSError, zipfile.BadZipFile) as error:
+        except ZIP_FAILURES as error:
             self.sink.error("E-ZIP", f"cannot open archive: {error}", _file_pos(path))
             return []
         with archive:
@@ -198,11 +205,30 @@ class PackageLoader:
                 else:
                     self.sink.error("E-ZIP", "archive has no manifest.yaml", _file_pos(path))
                     return []
+            if not self._members_intact(archive, path):
+                return []
             source = ZipSource(archive, prefix, os.path.join(path, prefix[:-1]) if prefix else path)
             package = self._package(source)
             if self.sources is not None:
                 self.sources.update(source.texts)
             return [package] if package is not None else []
+
+    def _members_intact(self, archive: zipfile.ZipFile, path: str) -> bool:
+        """Whether every member decompresses with its checksum: the reference extracts the
+        whole archive, and compiled output copies Resources and UI files out of it."""
+        intact = True
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            try:
+                with archive.open(info) as handle:
+                    while handle.read(1 << 20):
+                        pass
+            except ZIP_FAILURES as error:
+                self.sink.error("E-IO", f"cannot read archive member: {error or type(error).__name__}",
+                                _file_pos(os.path.join(path, info.filename)))
+                intact = False
+        return intact
 
     # -- packages ---------------------------------------------------------------------------
 

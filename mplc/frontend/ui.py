@@ -48,7 +48,16 @@ class _UiMatcher:
 
 
 class _UiLoader(yaml.SafeLoader):
-    pass
+    def construct_object(self, node, deep=False):
+        """PyYAML's bool and timestamp constructors fail on other text with plain Python errors;
+        they become YAML errors at the node."""
+        try:
+            return super().construct_object(node, deep)
+        except (AttributeError, LookupError, ValueError, TypeError, OverflowError) as error:
+            text = f" {node.value[:40]!r}" if isinstance(node, yaml.ScalarNode) else ""
+            detail = f": {error}" if isinstance(error, ValueError) else ""
+            raise yaml.constructor.ConstructorError(
+                None, None, f"cannot read {node.tag} value{text}{detail}", node.start_mark) from None
 
 
 _UiLoader.add_implicit_resolver(YAQL_TAG, _UiMatcher, None)

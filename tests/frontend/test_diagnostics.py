@@ -197,3 +197,16 @@ def test_user_text_with_line_breaks_stays_on_the_headline(load_source):
 ])
 def test_messages_describe_collections(load_source, source, message):
     assert [d.message for d in load_source(source).sink.diagnostics] == [message]
+
+
+def test_binary_file_gets_no_source_line(tmp_path):
+    import io
+    from mplc.diagnostics import DiagnosticSink, render
+    from mplc.frontend import load_packages
+    archive = tmp_path / "empty.zip"
+    archive.write_bytes(b"PK\x05\x06" + b"\x00" * 18)
+    sink = DiagnosticSink()
+    load_packages([str(archive)], sink)
+    stream = io.StringIO()
+    render(sink.diagnostics, stream)
+    assert stream.getvalue() == f"{archive}:1:1: error: archive has no manifest.yaml [E-ZIP]\n"

@@ -1,5 +1,6 @@
 """The test package set: every construct and key, read into IR and checked clean."""
 
+import io
 import os
 import shutil
 import zipfile
@@ -125,3 +126,47 @@ def test_zip_and_directory_of_packages(tmp_path):
     assert package.classes[0].pos.file.startswith(str(archive))
     shutil.copytree(GOOD, tmp_path / "many")
     assert len(load_packages([str(tmp_path / "many")], sink)) == 3
+
+
+
+LIBRARY = {"manifest.yaml": b"Format: 1.0\nType: Library\nFullName: x\nClasses:\n  x.A: a.yaml\n",
+           "Classes/a.yaml": b"Name: x.A\n" * 20, "Resources/r.txt": b"resource\n" * 20}
+
+
+def _library_zip() -> tuple[bytearray, dict[str, zipfile.ZipInfo]]:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as handle:
+        for name, data in LIBRARY.items():
+            handle.writestr(name, data)
+        infos = {info.filename: info for info in handle.infolist()}
+    return bytearray(buffer.getvalue()), infos
+
+
+def _needs_version_9_5(data, infos):
+    data[data.index(b"PK\x01\x02") + 6] = 95  # the manifest's central record: version to extract
+
+
+def _unknown_method(data, infos):
+    data[data.index(b"PK\x01\x02") + 10] = 99  # its compression method
+
+
+def _garbled_resource(data, infos):
+    info = infos["Resources/r.txt"]
+    data[info.header_offset + 30 + len(info.filename) + 2] ^= 0xFF
+
+
+@pytest.mark.parametrize("damage, expected", [
+    (_needs_version_9_5, [("E-ZIP", "x.zip")]),
+    (_unknown_method, [("E-IO", "x.zip/manifest.yaml")]),
+    (_garbled_resource, [("E-IO", "x.zip/Resources/r.txt")]),
+])
+def test_damaged_zip_is_a_diagnostic(tmp_path, damage, expected):
+    """zipfile's every failure on a damaged archive (a version or method it does not support,
+    a garbled stream in a member nobody parses) is a diagnostic; the package is not loaded."""
+    data, infos = _library_zip()
+    damage(data, infos)
+    archive = tmp_path / "x.zip"
+    archive.write_bytes(bytes(data))
+    sink = DiagnosticSink()
+    assert load_packages([str(archive)], sink) == []
+    assert [(d.code, os.path.relpath(d.pos.file, tmp_path)) for d in sink.diagnostics] == expected

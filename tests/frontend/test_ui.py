@@ -38,6 +38,8 @@ MANIFEST = "Format: 1.3\nType: Application\nFullName: p\nClasses: {}\n"
 @pytest.mark.parametrize("manifest, name, text, expected", [
     (MANIFEST, "ui.yaml", "Version: 2\nForms: [\n", [("E-YAML", 3, 1)]),
     (MANIFEST, "ui.yaml", "- a\n", [("E-UI", 1, 1)]),
+    (MANIFEST, "ui.yaml", "Version: !!timestamp x\n", [("E-YAML", 1, 10)]),
+    (MANIFEST, "ui.yaml", "Forms: [{a: !!bool x}]\n", [("E-YAML", 1, 13)]),
     (MANIFEST + "UI: form.yaml\n", "form.yaml", "a: b\n  c: d\n", [("E-YAML", 2, 4)]),
     (MANIFEST + "UI: form.yaml\n", "ui.yaml", "- a\n", []),
     (MANIFEST, "ui.yaml", "Version: 2\n", []),
