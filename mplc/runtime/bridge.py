@@ -37,7 +37,6 @@ CALLER_CONTEXT = "?callerContext"
 ALLOW_PROPERTY_WRITES = "?allowPropertyWrites"
 ARGUMENT_OWNER = "?argumentOwner"
 VARIABLE_SCOPE = "?variableScope"
-ACTIONS_ONLY = "?actionsOnly"
 SKIP_FRAME = "?skipFrame"
 
 

@@ -39,7 +39,6 @@ _CALLER_CONTEXT_KEY = bridge.stored_key(bridge.CALLER_CONTEXT)
 _ALLOW_PROPERTY_WRITES_KEY = bridge.stored_key(bridge.ALLOW_PROPERTY_WRITES)
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
-_ACTIONS_ONLY_KEY = bridge.stored_key(bridge.ACTIONS_ONLY)
 _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
@@ -444,9 +443,6 @@ class Executor:
         else:
             this = declaring_type
         plan = self.call_plan(method)
-        if (caller_context is not None and not plan.is_action
-                and bridge.lookup(caller_context, _ACTIONS_ONLY_KEY)):
-            raise errors.MethodNotExposed(f"{method.name} is not an action")
         context = self.call_context(plan, this, caller_context)
         if isinstance(this, MuranoObject) and this.destroyed:
             raise errors.ObjectDestroyedError(this)
@@ -745,7 +741,7 @@ class CallPlan:
     ``argument_keys``: the arguments' keys in declaration order; ``positional``: no VarArgs or
     KwArgs; ``synchronize``: the method's Synchronize Meta entry, or None."""
 
-    __slots__ = ("parent", "template", "is_static", "is_action", "static_this", "argument_keys",
+    __slots__ = ("parent", "template", "is_static", "static_this", "argument_keys",
                  "positional", "synchronize")
 
     def __init__(self, method, type_context):
@@ -753,10 +749,9 @@ class CallPlan:
         self.parent = child_context(type_context, {
             _TYPE_KEY: declaring_type, _NAMES_SCOPE_KEY: declaring_type, _CURRENT_METHOD_KEY: method,
             _CALLER_CONTEXT_KEY: None, _ALLOW_PROPERTY_WRITES_KEY: None, _ARGUMENT_OWNER_KEY: None,
-            _ACTIONS_ONLY_KEY: None, _SKIP_FRAME_KEY: None})
+            _SKIP_FRAME_KEY: None})
         self.template = {} if method.native is not None else {_VARIABLE_SCOPE_KEY: True}
         self.is_static = method.is_static
-        self.is_action = method.is_action
         self.static_this = declaring_type.reference
         self.argument_keys = tuple(bridge.stored_key("$" + name) for name in method.arguments)
         self.positional = all(argument.usage not in ("VarArgs", "KwArgs")
