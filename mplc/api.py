@@ -149,7 +149,11 @@ class Runtime:
         self._source_paths = [path for path in paths if _compiled_packages(path) is None]
         self._default_format = default_format
         self._forms = None
-        self.executor = Executor(self.package_dirs, trace=trace)
+        from mplc.runtime.system import plugin_packages
+
+        # the plugins mplc simulates, as if installed (their packages have no source)
+        self.plugin_packages = plugin_packages({_full_name(d) for d in self.package_dirs})
+        self.executor = Executor([*self.package_dirs, *self.plugin_packages], trace=trace)
 
     def load(self, model: Any) -> "MuranoObjectProxy":
         """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""
