@@ -3,6 +3,8 @@ Parallel, Throw/Try/Catch, and MuranoPL stack traces built from Python traceback
 
 from __future__ import annotations
 
+import collections
+import heapq
 import itertools
 import linecache
 import os
@@ -35,7 +37,7 @@ def _live_frames(frame):
             frame = frame.f_back
         if type(current) is not _Branch:
             return
-        current = current.parent
+        current = current.owner
         frame = current.gr_frame
 
 
@@ -406,13 +408,215 @@ def _step_set(source, kind, key, value, context):
 
 
 # --- Parallel ------------------------------------------------------------------------------------
+#
+# The reference runs Parallel branches as eventlet green threads, and its event loop decides
+# which one runs when. Branches interleave only where one blocks, so the order of everything a
+# program traces depends on that loop; this is a model of it, exact for programs without timed
+# sleeps. The loop runs callbacks ("timers") in the order of when they were scheduled (sleep(0)
+# and starting a green thread schedule one for now); a timer scheduled while the loop fires
+# timers runs in its next turn. A Parallel (and pselect) runs its branches as the reference's
+# ``GreenPool.imap``: a spawner green thread starts each branch when the pool has a free slot
+# and hands it to a queue the Parallel's thread takes the branches from, in order, waiting for
+# each to end; the queue and the wake-ups between these threads are scheduled as eventlet's.
 
-class _Branch(greenlet.greenlet):
-    """A green thread of a Parallel: it runs until it blocks (``sleep``, a held lock), then
-    switches back to the Parallel that started it. ``wake_at``: when it may run again (ready
-    branches run earliest first, as the reference's event loop runs what it scheduled)."""
+SELECT_POOL_SIZE = 1000  # the pool of the reference's pselect and psuper (parallel_select)
 
-    wake_at = 0.0
+_timers: list = []     # heap of (when, order, callback) the loop fires in this turn or later
+_scheduled: list = []  # timers scheduled during this turn: they join the heap at the next one
+_order = itertools.count()
+_hub = None            # the greenlet running the loop; its parent is the thread outside Parallels
+
+
+def _schedule(callback, seconds=0.0):
+    _scheduled.append((time.monotonic() + seconds, next(_order), callback))
+
+
+def _loop():
+    """The event loop: each turn fires the timers due when it starts, then sleeps until the
+    next one is due. Nothing left to fire while threads wait is a deadlock, raised in the thread
+    outside every Parallel."""
+    while True:
+        for timer in _scheduled:
+            heapq.heappush(_timers, timer)
+        _scheduled.clear()
+        if not _timers:
+            raise errors.DslInvalidOperationError("Deadlock: every green thread waits for a lock")
+        now = time.monotonic()
+        while _timers and _timers[0][0] <= now:
+            heapq.heappop(_timers)[2]()
+        if _timers and not _scheduled:
+            delay = _timers[0][0] - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+
+
+def _loop_greenlet():
+    """The loop's greenlet; a thread outside Parallels starts a new one unless it runs it."""
+    global _hub
+    current = greenlet.getcurrent()
+    if not isinstance(current, _Thread) and (_hub is None or _hub.dead or _hub.parent is not current):
+        _timers.clear()
+        _scheduled.clear()
+        _hub = greenlet.greenlet(_loop, parent=current)
+    return _hub
+
+
+def _suspend():
+    """Block the running thread until a timer switches back to it (the value it passes)."""
+    return _loop_greenlet().switch()
+
+
+def _switcher(thread):
+    """A timer resuming ``thread`` if it still waits where it waited (``thread.waits_on``)."""
+    def resume():
+        if thread.waits_on is not None:
+            thread.waits_on = None
+            thread.switch()
+    return resume
+
+
+class _Thread(greenlet.greenlet):
+    """A green thread the loop runs (a Parallel's spawner, or a branch). ``waits_on``: what it
+    waits for, while a timer may wake it."""
+
+    waits_on = None
+
+
+class _Branch(_Thread):
+    """A branch of a Parallel; ``owner`` is the thread running that Parallel (its frames
+    continue the branch's stack)."""
+
+    owner = None
+
+
+class _Ending:
+    """The end of a green thread of a pool (eventlet's GreenThread exit event): whoever waits
+    for it is woken by a timer scheduled when it ends."""
+
+    __slots__ = ("ended", "waiter")
+
+    def __init__(self):
+        self.ended = False
+        self.waiter = None
+
+    def end(self):
+        self.ended = True
+        if self.waiter is not None:
+            _schedule(_switcher(self.waiter))
+
+    def wait(self):
+        if not self.ended:
+            self.waiter = current = greenlet.getcurrent()
+            current.waits_on = self
+            try:
+                _suspend()
+            finally:
+                self.waiter = current.waits_on = None
+
+
+class _Pool:
+    """The pool and result queue of the reference's ``GreenPool.imap``: ``size`` slots (a
+    semaphore only the spawner waits on) and a queue of at most ``size`` started green threads
+    the Parallel's thread takes in order (it waits as the getter, the spawner as the putter)."""
+
+    def __init__(self, size):
+        self.size = size
+        self.free = size
+        self.spawner_waits = None
+        self.started = collections.deque()
+        self.getter = None
+        self.putter = None  # (thread, item) while the spawner waits to queue an item
+        self.unlock_scheduled = False
+
+    def acquire(self):
+        if self.free <= 0 or self.spawner_waits is not None:
+            self.spawner_waits = current = greenlet.getcurrent()
+            try:
+                while True:
+                    current.waits_on = self
+                    _suspend()
+                    if self.free > 0:
+                        break
+            finally:
+                self.spawner_waits = None
+        self.free -= 1
+
+    def release(self):
+        self.free += 1
+        if self.spawner_waits is not None:
+            _schedule(self._wake_spawner)
+
+    def _wake_spawner(self):
+        spawner = self.spawner_waits
+        if spawner is not None and self.free > 0:
+            self.spawner_waits = None
+            spawner.waits_on = None
+            spawner.switch()
+
+    def put(self, item):
+        if len(self.started) < self.size:
+            self.started.append(item)
+            if self.getter is not None:
+                self._schedule_unlock()
+            return
+        current = greenlet.getcurrent()
+        self.putter = [current, item]
+        if self.getter is not None:
+            self._schedule_unlock()
+        current.waits_on = self
+        try:
+            _suspend()
+        finally:
+            current.waits_on = None
+        if self.putter[1] is not None:
+            self.started.append(item)
+        self.putter = None
+
+    def get(self):
+        if self.started:
+            if self.putter is not None:
+                self._schedule_unlock()
+            return self.started.popleft()
+        self.getter = current = greenlet.getcurrent()
+        if self.putter is not None:
+            self._schedule_unlock()
+        current.waits_on = self
+        try:
+            return _suspend()
+        finally:
+            self.getter = current.waits_on = None
+
+    def _schedule_unlock(self):
+        if not self.unlock_scheduled:
+            self.unlock_scheduled = True
+            _schedule(self._unlock)
+
+    def _unlock(self):
+        """Hand queued items to the waiting getter and let a waiting putter queue its item."""
+        try:
+            while True:
+                getter, putter = self.getter, self.putter
+                waiting_putter = putter is not None and putter[0].waits_on is self
+                if self.started and getter is not None:
+                    self.getter = None
+                    if getter.waits_on is self:
+                        getter.waits_on = None
+                        getter.switch(self.started.popleft())
+                elif waiting_putter and getter is not None:
+                    item, putter[1] = putter[1], None
+                    self.started.append(item)
+                    self.getter = None
+                    getter.waits_on = None
+                    getter.switch(self.started.popleft())
+                    putter[0].waits_on = None
+                    putter[0].switch()
+                elif waiting_putter and len(self.started) < self.size:
+                    putter[0].waits_on = None
+                    putter[0].switch()
+                else:
+                    break
+        finally:
+            self.unlock_scheduled = False
 
 
 class ParallelReturn(BaseException):
@@ -426,100 +630,71 @@ class ParallelReturn(BaseException):
 
 
 def parallel(context, branches, limit=None):
-    """Run branch functions ``branch(context)`` as green threads, at most ``limit`` at a time.
-
-    Branches interleave only where one blocks. When every branch waits for a timer, the
-    Parallel itself sleeps until the earliest one (yielding to an enclosing Parallel, if any).
-    The first failure (in branch order) is re-raised after all branches ended. Started in a
-    branch, it lets the other ready branches take two turns before its own branches start (the
-    reference's pool spawns a green thread that spawns the branches, each behind those already
-    scheduled), so an empty one resumes there, and one more turn after its branches end (the
-    wake-up of the waiting branch). A nested Parallel also yields after each round of its
-    branches, so green threads of all levels take turns as in the reference's single run queue."""
+    """The Parallel statement: run branch functions ``branch(context)`` as green threads, at
+    most ``limit`` (default: all) at a time; an empty one does nothing, as in the reference."""
     branches = list(branches)
-    in_branch = isinstance(greenlet.getcurrent(), _Branch)
-    if in_branch:
-        sleep(0)
-        sleep(0)
     if not branches:
         return None
-    global _running_parallels
-    _running_parallels += 1
-    try:
-        results = _run_branches(context, branches, limit)
-    finally:
-        _running_parallels -= 1
-    if in_branch:
-        sleep(0)
-    return results
+    return parallel_select(context, branches, len(branches) if limit is None else max(int(limit), 1))
 
 
-def _run_branches(context, branches, limit):
-    """The rounds of a Parallel, as the reference's event loop runs its green threads: every
-    ready branch runs once per round, in the order it was scheduled (``wake_at``).
-
-    Branches queued behind ``limit`` are started by the pool's spawner, as in the reference: a
-    branch ending frees a slot and schedules the spawner's wake-up then, so in the next round
-    the spawner runs at that point (after the branches scheduled before it) and starts as many
-    queued branches as there are free slots, each scheduled then, to run from the round after."""
-    limit = len(branches) if limit is None else max(int(limit), 1)
+def parallel_select(context, branches, size=SELECT_POOL_SIZE):
+    """Run branch functions ``branch(context)`` as green threads of a pool of ``size``, as the
+    reference's ``parallel_select`` (behind Parallel, pselect and psuper): their results, in
+    order. The first failure (in branch order) is re-raised after all branches ended."""
+    pool = _Pool(size)
     results = [None] * len(branches)
     failures = [None] * len(branches)
-    hub = greenlet.getcurrent()
-    nested = isinstance(hub, _Branch)
-    queue = list(enumerate(branches))
-    running = []
+    owner = greenlet.getcurrent()
+    started = []
+    end_marker = _Ending()
 
-    def start(index, branch, wake_at):
+    def branch_thread(index, branch):
+        ending = _Ending()
+
         def run():
             try:
                 results[index] = branch(context.create_child_context())
             except BaseException as error:  # noqa: BLE001 - re-raised in the parent
                 failures[index] = error
-        worker = _Branch(run, parent=hub)
-        worker.wake_at = wake_at
-        running.append(worker)
+            _live_branches.discard(worker)
+            ending.end()
+            pool.release()
+        worker = _Branch(run, parent=_hub)
+        worker.owner = owner
+        started.append(worker)
         _live_branches.add(worker)
+        _schedule(worker.switch)
+        return ending
+
+    def end_marker_thread():
+        end_marker.end()
+        pool.release()
 
     def spawn():
-        wake_at = time.monotonic()
-        while queue and len(running) < limit:
-            start(*queue.pop(0), wake_at)
+        for index, branch in enumerate(branches):
+            pool.acquire()
+            pool.put(branch_thread(index, branch))
+        pool.acquire()
+        _schedule(end_marker_thread)
+        pool.put(end_marker)
 
+    global _running_parallels
+    _running_parallels += 1
     try:
-        while queue and len(running) < limit:
-            start(*queue.pop(0), 0.0)
-        spawner_wakes = None  # when a slot freed last round, if the spawner waits for one
-        while queue or running:
-            now = time.monotonic()
-            ready = sorted((worker for worker in running if worker.wake_at <= now),
-                           key=lambda worker: worker.wake_at)
-            spawner_runs, spawner_wakes = spawner_wakes, None
-            for worker in ready:
-                if spawner_runs is not None and worker.wake_at > spawner_runs:
-                    spawn()
-                    spawner_runs = None
-                worker.switch()
-                if worker.dead:
-                    running.remove(worker)
-                    _live_branches.discard(worker)
-                    if queue and spawner_wakes is None:
-                        spawner_wakes = time.monotonic()
-            if spawner_runs is not None:
-                spawn()
-            if not ready and spawner_wakes is None and running:
-                sleep(min(worker.wake_at for worker in running) - now)
-            elif nested and running:
-                sleep(0)
+        _schedule(_Thread(spawn, parent=_loop_greenlet()).switch)
+        while True:
+            ending = pool.get()
+            ending.wait()
+            if ending is end_marker:
+                break
     finally:
-        _live_branches.difference_update(running)
+        _running_parallels -= 1
+        _live_branches.difference_update(started)
     for failure in failures:
         if failure is not None:
             raise failure
     return results
-
-
-_FOREVER = float("inf")
 
 
 _running_parallels = 0
@@ -538,22 +713,21 @@ def in_parallel_branch() -> bool:
 
 
 def sleep(seconds):
-    """Wait ``seconds``: inside a Parallel branch the other branches run meanwhile."""
+    """Wait ``seconds``: inside a Parallel branch the other green threads run meanwhile."""
     seconds = max(float(seconds or 0), 0.0)
     current = greenlet.getcurrent()
-    if isinstance(current, _Branch):
-        current.wake_at = time.monotonic() + seconds
-        current.parent.switch()
-    elif seconds == _FOREVER:
-        raise errors.DslInvalidOperationError("Deadlock: every green thread waits for a lock")
+    if isinstance(current, _Thread):
+        _schedule(current.switch, seconds)
+        _suspend()
     else:
         time.sleep(seconds)
 
 
 class GreenLock:
-    """A re-entrant lock of green threads (Synchronize): a waiting branch blocks until the
-    holder releases it. ``users`` counts the holder's entries and the branches waiting, so
-    the lock can be forgotten once nobody uses it."""
+    """A re-entrant lock of green threads (Synchronize), as the reference's method locks: a
+    waiting thread blocks until the holder releases it, which wakes every waiter (each takes
+    it if still free when it runs, else waits again). ``users`` counts the holder's entries
+    and the threads waiting, so the lock can be forgotten once nobody uses it."""
 
     def __init__(self):
         self.holder = None
@@ -567,7 +741,11 @@ class GreenLock:
         try:
             while self.holder is not None and self.holder is not current:
                 self.waiting.append(current)
-                sleep(_FOREVER)
+                current.waits_on = self
+                try:
+                    _suspend()
+                finally:
+                    current.waits_on = None
         except BaseException:
             self.users -= 1
             raise
@@ -580,19 +758,9 @@ class GreenLock:
         self.depth -= 1
         if not self.depth:
             self.holder = None
-            now = time.monotonic()
             for waiter in self.waiting:
-                _wake(waiter, now)
+                _schedule(_switcher(waiter))
             self.waiting.clear()
-
-
-def _wake(branch, when):
-    """Make a waiting branch ready at ``when``, and the branches running the Parallels it is
-    nested in: a Parallel whose branches all waited put its own branch to sleep for good, so
-    its parent would never switch back to it."""
-    while isinstance(branch, _Branch) and branch.wake_at > when:
-        branch.wake_at = when
-        branch = branch.parent
 
 
 # --- Throw / Catch -------------------------------------------------------------------------------

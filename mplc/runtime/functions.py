@@ -87,7 +87,7 @@ def psuper(context, object_, func=None):
     parents = super_(context, object_)
     if func is None:
         return parents
-    return iter(flow.parallel(context, [lambda _, p=p: func(p) for p in parents]) or ())
+    return iter(flow.parallel_select(context, [lambda _, p=p: func(p) for p in parents]))
 
 
 @specs.extension_method

@@ -111,7 +111,7 @@ def _macro(macro, mappings):
 def pselect(context, collection, composer):
     """An iterator, as the reference's (a list() around it takes its items)."""
     items = list(collection)
-    return iter(flow.parallel(context, [lambda _, item=item: composer(item) for item in items]) or ())
+    return iter(flow.parallel_select(context, [lambda _, item=item: composer(item) for item in items]))
 
 
 # --- JSON patch (RFC 6902) ---------------------------------------------------------------------
