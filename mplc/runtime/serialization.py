@@ -630,7 +630,7 @@ def model_objects(root):
 def finish_run(executor) -> int:
     """The end of a run: destroy every object the model no longer keeps (``model_objects``),
     then forget static property values (the next run starts from their Defaults)."""
-    count = _destroy_all_but(executor, model_objects(executor.root))
+    count = _destroy_all_but(executor, model_objects(executor.root), at_end=True)
     executor.static_values.clear()
     return count
 
@@ -640,11 +640,14 @@ def collect_garbage(executor) -> int:
     return _destroy_all_but(executor, reachable(executor))
 
 
-def _destroy_all_but(executor, alive) -> int:
+def _destroy_all_but(executor, alive, at_end=False) -> int:
     """Destroy the objects not in ``alive``: destruction handlers of subscribers run first
     (publishers earliest), then every ``.destroy`` (own class first, then ancestors), objects
     owned by doomed objects before their owners; errors in them are muted, as in the
-    reference."""
+    reference. A collection marks each group destroyed once the group's ``.destroy`` methods
+    have run; the end of a run (``at_end``) marks them all only after every one has run, as the
+    reference's finalisation does (a doomed object's ``.destroy`` may still call another doomed
+    object, such as a client it made in ``.init``)."""
     doomed = [obj for obj in executor.objects.values() if obj not in alive and not obj.destroyed]
     for obj in doomed:
         obj.doomed = True
@@ -655,6 +658,12 @@ def _destroy_all_but(executor, alive) -> int:
     for group in reversed(groups):
         for obj in group:
             _destroy(executor, obj)
+        if not at_end:
+            for obj in group:
+                _mark_destroyed(executor, obj)
+    if at_end:
+        for obj in doomed:
+            _mark_destroyed(executor, obj)
     return len(doomed)
 
 
@@ -675,6 +684,9 @@ def _destroy(executor, obj):
             executor.call_method(method, obj.cast(method.declaring_type))
         except Exception:  # noqa: BLE001 - the reference mutes (and logs) these
             pass
+
+
+def _mark_destroyed(executor, obj):
     obj.destroyed = True
     for part in obj.parts():
         part.destroyed = True
