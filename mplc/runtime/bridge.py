@@ -236,6 +236,10 @@ def stored_key(name: str) -> str:
     return contexts.Context._normalize_name(name)
 
 
+TYPE_KEY = stored_key(TYPE)
+ALLOW_PROPERTY_WRITES_KEY = stored_key(ALLOW_PROPERTY_WRITES)
+
+
 def lookup(context, key):
     """``context[name]`` for ``key = stored_key(name)``: the same walk up the parents, without
     normalising the key again at every level. None when no context has it."""

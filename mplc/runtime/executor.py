@@ -719,7 +719,7 @@ on_roomy_stack.__code__ = on_roomy_stack.__code__.replace(co_stacksize=64 * 1024
 
 
 def _context_type(context):
-    return None if context is None else context[bridge.TYPE]
+    return None if context is None else bridge.lookup(context, _TYPE_KEY)
 
 
 def _calling_frame(caller_context):

@@ -130,7 +130,7 @@ class LoadSession:
         caller_type = None
         if context is not None:
             data = bridge.finalize(data)  # both passes read it: lazy values must survive one
-            caller_type = context[bridge.TYPE]
+            caller_type = bridge.lookup(context, bridge.TYPE_KEY)
         self.initializing = True
         self.needs_second_pass = False
         root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
@@ -176,14 +176,14 @@ class LoadSession:
         obj = MuranoObject(murano_type, self.root_owner)
         self.objects[obj.object_id] = obj
         steps = []
-        self.initialize(obj, context, context[bridge.TYPE], properties, set(), steps)
+        self.initialize(obj, context, bridge.lookup(context, bridge.TYPE_KEY), properties, set(), steps)
         self.steps.extend(steps)
         return obj
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
         reference, so objects created in the first pass are owned by the object that stays)."""
-        caller_type = None if context is None else context[bridge.TYPE]
+        caller_type = None if context is None else bridge.lookup(context, bridge.TYPE_KEY)
         return self._load(data, owner, default_type, scope, context, caller_type, context is None,
                           existing)
 

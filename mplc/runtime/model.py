@@ -520,7 +520,7 @@ class MuranoObject:
 
     def caller_view_of(self, context):
         """(start type, caller class or None, derived): whose property table the caller sees."""
-        return self.caller_view(None if context is None else context[bridge.TYPE])
+        return self.caller_view(None if context is None else bridge.lookup(context, bridge.TYPE_KEY))
 
     def caller_view(self, caller_type):
         """``caller_view_of`` for code of class ``caller_type`` (None: from outside)."""
@@ -546,7 +546,7 @@ class MuranoObject:
             raise errors.UninitializedPropertyAccessError(name, self.type.name) from None
 
     def set_property(self, name, value, context=None, dry_run=False):
-        writes_allowed = context is not None and context[bridge.ALLOW_PROPERTY_WRITES]
+        writes_allowed = context is not None and bridge.lookup(context, bridge.ALLOW_PROPERTY_WRITES_KEY)
         self.write_property(name, value, self.caller_view_of(context), writes_allowed, dry_run)
 
     def write_property(self, name, value, caller_view, writes_allowed, dry_run=False):
