@@ -50,7 +50,7 @@ def _attribute_object_rank(executor, object_id):
 class SysObject:
     """Attributes: values kept per (object, owning class, name), persisted in the model."""
 
-    def set_attr(self, this, context, executor, name: str, value,
+    def set_attr(self, this, context, executor, name, value,
                  owner: str | TypeReference | MuranoObject | None = None):
         """An object value is kept as its id and null removes the attribute, as the reference's
         attribute store does; lazy collections (``concat``, ``select``) are kept as lists."""
@@ -69,7 +69,7 @@ class SysObject:
             attributes.clear()
             attributes.update(ordered)
 
-    def get_attr(self, this, context, executor, name: str, default=None,
+    def get_attr(self, this, context, executor, name, default=None,
                  owner: str | TypeReference | MuranoObject | None = None):
         owner_name = _attribute_owner(executor, context, owner)
         _attribute_object_rank(executor, this.object_id)
