@@ -270,6 +270,7 @@ class MuranoType:
         self.action_entries = None
         self.instance_checks = {}
         self.call_sites = {}  # fast.MethodCall site -> what it resolved to on this class
+        self.property_reads = {}  # (caller class, object class, name) -> how get_property reads it
 
     @property
     def version(self):
@@ -452,6 +453,9 @@ def _ambiguous_method(murano_type, name):
     return MuranoMethod(murano_type, MethodSpec(name, body=body, arguments=()))
 
 
+_READ_OWN, _READ_CAST = object(), object()  # how get_property reads: the object's value, its cast's
+
+
 class MuranoObject:
     """An object, or (``this`` set) the part of an object that one of its classes owns.
 
@@ -529,15 +533,31 @@ class MuranoObject:
         return self.real_this.type, caller_type, False
 
     def get_property(self, name, context=None):
-        start_type, caller_type, derived = self.caller_view_of(context)
+        caller_type = None if context is None else bridge.lookup(context, bridge.TYPE_KEY)
+        real = self.real_this
+        key = (caller_type, real.type, name)
+        read = self.type.property_reads.get(key)
+        if read is None:
+            read = self.type.property_reads[key] = self._property_read(name, caller_type)
+        if read is _READ_OWN:
+            return real.read_value(name)
+        if read is _READ_CAST:
+            return self.cast(caller_type).read_value(name)
+        if type(read) is MuranoProperty:
+            return self.type.executor.get_static_property(read.declaring_type, name, context)
+        raise errors.PropertyReadError(name, read)
+
+    def _property_read(self, name, caller_type):
+        """How code of ``caller_type`` reads property ``name`` of objects like this one: the
+        object's value, the caller's own part's, a static property, or (the name of the class
+        it is looked up in) a PropertyReadError."""
+        start_type, caller_type, derived = self.caller_view(caller_type)
         if start_type.find_properties(name):
             prop = self.real_this.type.find_single_property(name)
-            if prop.usage == "Static":
-                return self.type.executor.get_static_property(prop.declaring_type, name, context)
-            return self.real_this.read_value(name)
+            return prop if prop.usage == "Static" else _READ_OWN
         if derived:
-            return self.cast(caller_type).read_value(name)
-        raise errors.PropertyReadError(name, start_type.name)
+            return _READ_CAST
+        return start_type.name
 
     def read_value(self, name):
         try:
