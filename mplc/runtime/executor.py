@@ -43,6 +43,7 @@ _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
+_TYPE_NAME = flow._TYPE_NAME
 _NO_DATA: dict = {}
 
 
@@ -217,6 +218,8 @@ class Executor:
         return found
 
     def _find_class_in_scope(self, name, scope):
+        if not _TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
+            raise ValueError(f'Invalid type name "{name}"')
         name = self.resolve_name(name, scope)
         package = scope.package
         if name in package.class_specs:
