@@ -11,14 +11,17 @@ Heat stacks recorded there, as a redeployment finds them, and has its agents ans
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
+import re
 import statistics
 import sys
 import time
 
 from mplc.commands import UsageError
-from mplc.diagnostics import CompileError, render
+from mplc.diagnostics import CompileError, Diagnostic, render
+from mplc.ir import Pos
 
 
 def _json_argument(text: str | None, kind: type, option: str):
@@ -34,19 +37,79 @@ def _json_argument(text: str | None, kind: type, option: str):
 
 
 def read_model(model: str):
-    """A JSON file (object model or ``Objects`` document), else a bare class name."""
+    """(the model, the JSON text it was read from, or None): a JSON file (object model or
+    ``Objects`` document), else a bare class name."""
     if os.path.isfile(model):
         try:
             with open(model, encoding="utf-8") as handle:
-                document = json.load(handle)
+                text = handle.read()
+            document = json.loads(text)
         except (OSError, ValueError) as error:
             raise UsageError(f"cannot read model {model}: {error}") from None
         if not isinstance(document, dict):
             raise UsageError(f"model {model} must hold a JSON object")
-        return document
+        return document, text
     if not model or model.lstrip().startswith(("{", "[")) or os.sep in model:
         raise UsageError(f"model {model!r} is neither a JSON file nor a class name")
-    return {"?": {"type": model}}
+    return {"?": {"type": model}}, None
+
+
+def json_value_offsets(text: str) -> dict[tuple, int]:
+    """Where each value of a (valid) JSON document starts in ``text``, by its location: the
+    keys and indices leading to it from the top (the last of repeated keys, as json reads).
+    A document nested too deeply for this reader gives the offsets read so far."""
+    decoder = json.JSONDecoder()
+    offsets: dict[tuple, int] = {}
+
+    def skip(offset):
+        return _JSON_BLANK.match(text, offset).end()
+
+    def read(offset, location):
+        """Record the value at ``offset`` (a container's items too); return where it ends."""
+        offset = skip(offset)
+        offsets[location] = offset
+        opening = text[offset]
+        if opening not in "{[":
+            return decoder.raw_decode(text, offset)[1]
+        closing = "}" if opening == "{" else "]"
+        offset = skip(offset + 1)
+        index = 0
+        while text[offset] != closing:
+            if opening == "{":
+                key, offset = json.decoder.scanstring(text, offset + 1)
+                offset = read(skip(offset) + 1, location + (key,))  # past the colon
+            else:
+                offset = read(offset, location + (index,))
+                index += 1
+            offset = skip(offset)
+            if text[offset] == ",":
+                offset = skip(offset + 1)
+        return offset + 1
+
+    try:
+        read(0, ())
+    except RecursionError:
+        pass
+    return offsets
+
+
+_JSON_BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def model_problems(error, path: str, text: str) -> list[Diagnostic]:
+    """An InvalidObjectModel's problems as diagnostics at the values of the model file they
+    are about (the nearest enclosing value the file has)."""
+    offsets = json_value_offsets(text)
+    line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
+    diagnostics = []
+    for type_name, message, location in error.problems:
+        while location and location not in offsets:
+            location = location[:-1]
+        offset = offsets.get(location, 0)
+        line = bisect.bisect_right(line_starts, offset)
+        column = offset - line_starts[line - 1] + 1
+        diagnostics.append(Diagnostic("error", type_name, message, Pos(path, line, column, line, column)))
+    return diagnostics
 
 
 def read_cloud(path: str):
@@ -76,6 +139,7 @@ def read_cloud(path: str):
 def main(args) -> int:
     from mplc.api import Runtime
     from mplc.runtime import MuranoError, MuranoPlException
+    from mplc.runtime.serialization import InvalidObjectModel
     from mplc.runtime.system.cloud import answer_agents_with, records as simulated_cloud, start_with_stacks
 
     if not args.all_paths:
@@ -84,7 +148,7 @@ def main(args) -> int:
         raise UsageError("--repeat must be at least 1")
     call_args = _json_argument(args.args, list, "--args")
     call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
-    model = read_model(args.model)
+    model, model_text = read_model(args.model)
     stacks, agent_results = read_cloud(args.cloud) if args.cloud else ({}, None)
     try:
         runtime = Runtime(args.all_paths, cache_dir=args.cache_dir, default_format=args.format,
@@ -109,6 +173,13 @@ def main(args) -> int:
         output["result"] = executor.render(result)
     except MuranoPlException as error:
         output["error"] = {"type": error.type_name, "message": str(error), "details": error.format()}
+    except InvalidObjectModel as error:
+        output["error"] = {"type": error.type_name, "message": str(error)}
+        if model_text is not None:
+            problems = model_problems(error, args.model, model_text)
+            render(problems, sys.stderr, {args.model: model_text})
+            output["error"]["message"] = "Invalid object model:\n" + "\n".join(
+                f"  {problem.pos}: {problem.message}" for problem in problems)
     except MuranoError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
     except Exception as error:  # as the engine reports a Python error escaping MuranoPL code

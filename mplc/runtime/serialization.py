@@ -24,13 +24,15 @@ DUMP_TYPES = ("Serializable", "Inline", "Mixed")
 class InvalidObjectModel(errors.MuranoError):
     """A model that cannot load as written; the message names every problem with its path.
 
-    ``problems`` are ``(type name, text)``: the type is the exception the reference raises on
-    that problem (``ValueError``, ``NoPackageForClassFound``, ...), or InvalidObjectModel where
-    the reference loads such a model but not as written (an id used twice, a non-string id).
-    The error's ``type_name`` is its first problem's."""
+    ``problems`` are ``(type name, text, location)``: the type is the exception the reference
+    raises on that problem (``ValueError``, ``NoPackageForClassFound``, ...), or
+    InvalidObjectModel where the reference loads such a model but not as written (an id used
+    twice, a non-string id); ``location`` the keys and indices from the document's top to the
+    value at fault (a reader of the model's text can point at it). The error's ``type_name``
+    is its first problem's."""
 
     def __init__(self, problems):
-        super().__init__("Invalid object model:\n" + "\n".join(f"  {text}" for _, text in problems))
+        super().__init__("Invalid object model:\n" + "\n".join(f"  {text}" for _, text, _ in problems))
         self.problems = list(problems)
 
     @property
@@ -59,10 +61,12 @@ class _ModelChecker:
         self.declared = {}
         self.names = {}
 
+    def problem(self, type_name, text, location):
+        self.problems.append((type_name, text, location))
+
     def document(self, model):
         if not isinstance(model, dict):
-            self.problems.append(
-                ("ValueError", f"$: an object model is a mapping, not {type(model).__name__}"))
+            self.problem("ValueError", f"$: an object model is a mapping, not {type(model).__name__}", ())
         elif any(key in model for key in DOCUMENT_KEYS):
             for key in model:
                 if key not in DOCUMENT_KEYS:
@@ -70,67 +74,72 @@ class _ModelChecker:
             for key in ("Objects", "ObjectsCopy"):
                 if model.get(key) is not None:
                     self.ids = {}
-                    self.object(model[key], key)
+                    self.object(model[key], key, (key,))
             self.attributes(model.get("Attributes") or [])
         else:
-            self.object(model, "$")
+            self.object(model, "$", ())
         return self.problems
 
     def attributes(self, records):
         if not isinstance(records, list):
-            self.problems.append(("TypeError", "Attributes: a list of [id, class, name, value] records"))
+            self.problem("TypeError", "Attributes: a list of [id, class, name, value] records",
+                         ("Attributes",))
             return
         for index, record in enumerate(records):
             if not (isinstance(record, list) and len(record) == 4 and isinstance(record[0], str)):
-                self.problems.append(
-                    ("IndexError" if isinstance(record, list) and len(record) < 4 else MODEL_ERROR,
-                     f"Attributes[{index}]: not an [id, class, name, value] record"))
+                self.problem("IndexError" if isinstance(record, list) and len(record) < 4 else MODEL_ERROR,
+                             f"Attributes[{index}]: not an [id, class, name, value] record",
+                             ("Attributes", index))
 
-    def object(self, data, path):
+    def object(self, data, path, location):
         if not isinstance(data, dict):
-            self.problems.append(
-                ("ValueError", f"{path}: an object is a mapping, not {type(data).__name__}"))
+            self.problem("ValueError", f"{path}: an object is a mapping, not {type(data).__name__}",
+                         location)
             return
         if "?" not in data:
-            self.problems.append(("ValueError", f"{path}: no '?' header with the object's type"))
+            self.problem("ValueError", f"{path}: no '?' header with the object's type", location)
             return
         header = data["?"]
         if not isinstance(header, dict):
-            self.problems.append(("AttributeError", f"{path}.?: a mapping with type and id, not {header!r}"))
+            self.problem("AttributeError", f"{path}.?: a mapping with type and id, not {header!r}",
+                         location + ("?",))
             return
         type_name = header.get("type")
         if not type_name:
-            self.problems.append(("ValueError", f"{path}.?.type: a class name is required"))
+            self.problem("ValueError", f"{path}.?.type: a class name is required",
+                         location + ("?", "type") if "type" in header else location + ("?",))
             return
         if not isinstance(type_name, str):
-            self.problems.append(("TypeError", f"{path}.?.type: a class name, not {type_name!r}"))
+            self.problem("TypeError", f"{path}.?.type: a class name, not {type_name!r}",
+                         location + ("?", "type"))
             return
         texts_are_strings = True
         for field in HEADER_TEXT_FIELDS:
             text = header.get(field)
             if text is not None and not isinstance(text, str):
                 texts_are_strings = False
-                self.problems.append((MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}"))
+                self.problem(MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}",
+                             location + ("?", field))
         object_id = header.get("id")
         if isinstance(object_id, str):
             if object_id in self.ids:
-                self.problems.append(
-                    (MODEL_ERROR, f"{path}: id {object_id!r} is already used at {self.ids[object_id]}"))
+                self.problem(MODEL_ERROR, f"{path}: id {object_id!r} is already used at {self.ids[object_id]}",
+                             location + ("?", "id"))
             else:
                 self.ids[object_id] = path
-        declared = self.declared_names(header, path) if texts_are_strings else None
+        declared = self.declared_names(header, path, location) if texts_are_strings else None
         for key, value in data.items():
             if key == "?":
                 continue
             if type(key) is not str:
-                self.problems.append(("TypeError", f"{path}[{key!r}]: a property name is a string"))
+                self.problem("TypeError", f"{path}[{key!r}]: a property name is a string", location)
                 continue
             is_name = self.names.get(key)
             if is_name is None:
                 is_name = self.names[key] = utils.is_keyword(key)
             if not is_name:
-                self.problems.append(
-                    ("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)"))
+                self.problem("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)",
+                             location + (key,))
                 continue
             if declared is not None:
                 if key not in declared:
@@ -140,23 +149,23 @@ class _ModelChecker:
                 if not declared[key]:
                     continue
             if isinstance(value, (dict, list)):
-                self.value(value, f"{path}.{key}")
+                self.value(value, f"{path}.{key}", location + (key,))
 
-    def value(self, value, path):
+    def value(self, value, path, location):
         """Objects inside a dict or list value (paths are built only for containers)."""
         if isinstance(value, dict):
             if "?" in value:
-                self.object(value, path)
+                self.object(value, path, location)
             else:
                 for key, item in value.items():
                     if isinstance(item, (dict, list)):
-                        self.value(item, f"{path}[{key!r}]")
+                        self.value(item, f"{path}[{key!r}]", location + (key,))
         else:
             for index, item in enumerate(value):
                 if isinstance(item, (dict, list)):
-                    self.value(item, f"{path}[{index}]")
+                    self.value(item, f"{path}[{index}]", location + (index,))
 
-    def declared_names(self, header, path):
+    def declared_names(self, header, path, location):
         """Property and ``.init`` argument names of the object's classes; None (a problem
         recorded) when the class cannot be loaded. The header's text fields are strings."""
         key = (header["type"], header.get("classVersion"), header.get("package"))
@@ -173,7 +182,7 @@ class _ModelChecker:
                 found = _declared_names(murano_type)
             self.declared[key] = found
         if isinstance(found, errors.MuranoError):
-            self.problems.append((found.type_name, f"{path}.?.type: {found}"))
+            self.problem(found.type_name, f"{path}.?.type: {found}", location + ("?", "type"))
             return None
         return found
 

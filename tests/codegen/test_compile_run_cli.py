@@ -77,6 +77,39 @@ def test_run_compile_error_exits_2_with_diagnostic(tmp_path):
     assert "case.yaml:5:" in completed.stderr and "Traceback" not in completed.stderr
 
 
+BAD_MODEL = """\
+{"?": {"type": "Missing", "id": "root"},
+ "n": 1,
+ "peers": [
+   {"?": {"type": "tests.cli.Missing"}},
+   {"?": 3}
+ ]
+}
+"""
+
+
+@pytest.mark.parametrize("model, problems", [
+    (BAD_MODEL, [(1, 16, "NoPackageForClassFound", "$.?.type: "),
+                 (4, 19, "NoPackageForClassFound", "$.peers[0].?.type: "),
+                 (5, 10, "AttributeError", "$.peers[1].?: a mapping with type and id, not 3")]),
+    ('{"Objects": {"?": {"type": "Test", "id": 7}}}',
+     [(1, 42, "InvalidObjectModel", "Objects.?.id: a string, not 7")]),
+    ('{"?": {"id": "x"}}', [(1, 7, "ValueError", "$.?.type: a class name is required")]),
+])
+def test_run_bad_model_names_file_line_and_column(package, tmp_path, model, problems):
+    """Each problem of a model file is a diagnostic at the value it is about (the enclosing
+    value where the file lacks it), in stderr with the source line and in the JSON message."""
+    path = tmp_path / "model.json"
+    path.write_text(model)
+    completed = _mplc("run", "--path", package, "--model", str(path), env_dir=tmp_path / "cache")
+    assert completed.returncode == 1 and "Traceback" not in completed.stderr
+    message = json.loads(completed.stdout)["error"]["message"]
+    for line, column, type_name, text in problems:
+        assert f"{path}:{line}:{column}: error: {text}" in completed.stderr
+        assert f"[{type_name}]" in completed.stderr
+        assert f"  {path}:{line}:{column}: {text}" in message
+
+
 def test_compile_writes_package_and_exits_0(package, tmp_path):
     completed = _mplc("compile", package, "-o", str(tmp_path / "out"), "--emit-source")
     assert completed.returncode == 0, completed.stderr

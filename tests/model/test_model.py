@@ -215,8 +215,9 @@ def test_every_problem_is_listed_and_the_first_names_the_error(runtime):
     with pytest.raises(MuranoError) as caught:
         runtime.load(node("a", 1, child={"?": {"id": "b"}},
                           children=[node("a", 2, type_name="tests.model.Nope")]))
-    assert [type_name for type_name, _ in caught.value.problems] == [
-        "ValueError", "InvalidObjectModel", "NoPackageForClassFound"]
+    assert [(type_name, location) for type_name, _, location in caught.value.problems] == [
+        ("ValueError", ("child", "?")), ("InvalidObjectModel", ("children", 0, "?", "id")),
+        ("NoPackageForClassFound", ("children", 0, "?", "type"))]
     assert caught.value.type_name == "ValueError"
 
 
