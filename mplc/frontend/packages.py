@@ -33,6 +33,7 @@ ZIP_FAILURES = (OSError, EOFError, ValueError, RuntimeError, NotImplementedError
                 zlib.error, lzma.LZMAError)
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_ZIP_MEMBERS = 20000
+MAX_ZIP_BYTES = 1024 * 1024 * 1024  # what an archive may expand to: a zip bomb is refused unread
 MANIFEST_KEYS = frozenset({"Format", "Type", "FullName", "Name", "Version", "Require", "Classes",
                            "Description", "Author", "Supplier", "Tags", "Logo", "UI", "Meta"})
 PACKAGE_TYPES = ("Application", "Library")
@@ -194,6 +195,10 @@ class PackageLoader:
         with archive:
             if len(archive.infolist()) > MAX_ZIP_MEMBERS:
                 self.sink.error("E-ZIP", f"archive has more than {MAX_ZIP_MEMBERS} files",
+                                _file_pos(path))
+                return []
+            if sum(info.file_size for info in archive.infolist()) > MAX_ZIP_BYTES:
+                self.sink.error("E-ZIP", f"archive expands to more than {MAX_ZIP_BYTES} bytes",
                                 _file_pos(path))
                 return []
             names = archive.namelist()

@@ -155,8 +155,14 @@ def _garbled_resource(data, infos):
     data[info.header_offset + 30 + len(info.filename) + 2] ^= 0xFF
 
 
+def _expands_past_a_gigabyte(data, infos):
+    record = data.index(b"PK\x01\x02")  # the manifest's central record: its uncompressed size
+    data[record + 24:record + 28] = (0xFFFFFFF0).to_bytes(4, "little")
+
+
 @pytest.mark.parametrize("damage, expected", [
     (_needs_version_9_5, [("E-ZIP", "x.zip")]),
+    (_expands_past_a_gigabyte, [("E-ZIP", "x.zip")]),
     (_unknown_method, [("E-IO", "x.zip/manifest.yaml")]),
     (_garbled_resource, [("E-IO", "x.zip/Resources/r.txt")]),
 ])
