@@ -96,13 +96,13 @@ def json_value_offsets(text: str) -> dict[tuple, int]:
 _JSON_BLANK = re.compile(r"[ \t\n\r]*")
 
 
-def model_problems(error, path: str, text: str) -> list[Diagnostic]:
-    """An InvalidObjectModel's problems as diagnostics at the values of the model file they
-    are about (the nearest enclosing value the file has)."""
+def model_diagnostics(problems, path: str, text: str) -> list[Diagnostic]:
+    """``(type name, message, location)`` problems of a model file as diagnostics at the values
+    they are about (the nearest enclosing value the file has)."""
     offsets = json_value_offsets(text)
     line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
     diagnostics = []
-    for type_name, message, location in error.problems:
+    for type_name, message, location in problems:
         while location and location not in offsets:
             location = location[:-1]
         offset = offsets.get(location, 0)
@@ -139,7 +139,8 @@ def read_cloud(path: str):
 def main(args) -> int:
     from mplc.api import Runtime
     from mplc.runtime import MuranoError, MuranoPlException
-    from mplc.runtime.serialization import InvalidObjectModel
+    from mplc.runtime.errors import NoObjectFoundError
+    from mplc.runtime.serialization import InvalidObjectModel, reference_locations
     from mplc.runtime.system.cloud import answer_agents_with, records as simulated_cloud, start_with_stacks
 
     if not args.all_paths:
@@ -163,6 +164,7 @@ def main(args) -> int:
         answer_agents_with(executor, agent_results)
     output = {"result": None, "error": None, "traces": [], "model": None}
     timings = []
+    root = None
     try:
         root = executor.load(model)
         result = None
@@ -176,10 +178,17 @@ def main(args) -> int:
     except InvalidObjectModel as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
         if model_text is not None:
-            problems = model_problems(error, args.model, model_text)
+            problems = model_diagnostics(error.problems, args.model, model_text)
             render(problems, sys.stderr, {args.model: model_text})
             output["error"]["message"] = "Invalid object model:\n" + "\n".join(
                 f"  {problem.pos}: {problem.message}" for problem in problems)
+    except NoObjectFoundError as error:
+        output["error"] = {"type": error.type_name, "message": str(error)}
+        if model_text is not None and root is None:  # the model names an object it does not have
+            render(model_diagnostics(
+                [(error.type_name, f"{path}: no object has id {error.object_id!r}", location)
+                 for path, location in reference_locations(model, error.object_id)],
+                args.model, model_text), sys.stderr, {args.model: model_text})
     except MuranoError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
     except Exception as error:  # as the engine reports a Python error escaping MuranoPL code

@@ -219,21 +219,27 @@ def check_model(executor, model) -> None:
 
 def reference_paths(model, object_id) -> list:
     """Model paths (as the checker writes them) of the property values equal to ``object_id``."""
+    return [path for path, _ in reference_locations(model, object_id)]
+
+
+def reference_locations(model, object_id) -> list:
+    """``(path, location)`` of the property values of ``model`` equal to ``object_id``, by path:
+    the checker's text and the keys and indices from the document's top."""
     if isinstance(model, dict) and any(key in model for key in DOCUMENT_KEYS):
-        stack = [(model[key], key) for key in ("Objects", "ObjectsCopy") if key in model]
+        stack = [(model[key], key, (key,)) for key in ("Objects", "ObjectsCopy") if key in model]
     else:
-        stack = [(model, "$")]
+        stack = [(model, "$", ())]
     found = []
     while stack:
-        value, path = stack.pop()
+        value, path, location = stack.pop()
         if isinstance(value, dict):
             is_object = "?" in value
-            stack.extend((item, f"{path}.{key}" if is_object else f"{path}[{key!r}]")
+            stack.extend((item, f"{path}.{key}" if is_object else f"{path}[{key!r}]", location + (key,))
                          for key, item in value.items() if key != "?")
         elif isinstance(value, list):
-            stack.extend((item, f"{path}[{index}]") for index, item in enumerate(value))
+            stack.extend((item, f"{path}[{index}]", location + (index,)) for index, item in enumerate(value))
         elif value == object_id:
-            found.append(path)
+            found.append((path, location))
     return sorted(found)
 
 

@@ -110,6 +110,20 @@ def test_run_bad_model_names_file_line_and_column(package, tmp_path, model, prob
         assert f"  {path}:{line}:{column}: {text}" in message
 
 
+def test_run_model_naming_a_missing_object_points_at_the_reference(tmp_path):
+    linked = write_package(tmp_path / "linked", "tests.linked",
+                           "Name: Test\nProperties:\n  peers: {Contract: [$.class(Test)]}\n"
+                           "Methods:\n  run:\n    Body:\n      - Return: 1\n")
+    path = tmp_path / "model.json"
+    path.write_text('{"?": {"type": "Test", "id": "r"},\n "peers": ["r",\n   "gone"]}\n')
+    completed = _mplc("run", "--path", linked, "--model", str(path), "--method", "run",
+                      env_dir=tmp_path / "cache")
+    assert completed.returncode == 1 and "Traceback" not in completed.stderr
+    assert json.loads(completed.stdout)["error"]["type"] == "NoObjectFoundError"
+    assert f"{path}:3:4: error: $.peers[1]: no object has id 'gone' [NoObjectFoundError]" \
+        in completed.stderr
+
+
 def test_compile_writes_package_and_exits_0(package, tmp_path):
     completed = _mplc("compile", package, "-o", str(tmp_path / "out"), "--emit-source")
     assert completed.returncode == 0, completed.stderr
