@@ -153,6 +153,23 @@ def current_stack(skip=1, traceback=None):
     return _native_frames(inner) + _frames_outward(inner + live)
 
 
+def _through_frozen_module(traceback) -> bool:
+    """Did a Python error pass through a frozen module's frame inside the innermost method?"""
+    if traceback is None:
+        return False
+    from mplc.runtime.executor import run_body
+    frames = []
+    while traceback is not None:
+        frames.append(traceback.tb_frame.f_code)
+        traceback = traceback.tb_next
+    for code in reversed(frames):
+        if code is run_body.__code__:
+            return False
+        if code.co_filename.startswith("<frozen "):
+            return True
+    return False
+
+
 def to_murano_exception(error, traceback=None):
     """A MuranoPL exception for any error raised by code of a method (a yaql-wrapped error is
     unwrapped, as a yaql statement does)."""
@@ -160,6 +177,11 @@ def to_murano_exception(error, traceback=None):
         return error
     if isinstance(error, yaql_exceptions.WrappedException):
         error = error.wrapped
+    if not isinstance(error, errors.MuranoError) and _through_frozen_module(traceback):
+        # the reference's StackTrace reads each native frame's source line, which a frozen
+        # module (the Mapping ABC's ``in``/``get`` on a FrozenDict) has none of: building the
+        # trace fails, and that TypeError is what the MuranoPL code sees
+        error = TypeError("'NoneType' object is not subscriptable")
     if isinstance(error, errors.MuranoError):
         names = [error.qualified_name]
     elif type(error).__module__ == "builtins":
