@@ -66,6 +66,16 @@ def constant(at: PyAst, value: Any) -> ast.expr:
     raise TypeError(f"no literal form for {type(value).__name__}")
 
 
+def _holds_expression(value: ir.Value) -> bool:
+    if isinstance(value, ir.Expression):
+        return True
+    if isinstance(value, ir.ListValue):
+        return any(_holds_expression(item) for item in value.items)
+    if isinstance(value, ir.DictValue):
+        return any(_holds_expression(key) or _holds_expression(item) for key, item in value.items)
+    return False
+
+
 class BodyLocals:
     """The variables of one method body kept as Python locals (``_v1``, ...), by yaql key.
 
@@ -360,21 +370,30 @@ class ModuleBuilder:
 
     # -- data values ---------------------------------------------------------------------
 
-    def value(self, value: ir.Value) -> ast.expr:
-        """Code building a data value in a method scope (``context`` in scope), frozen like the reference."""
+    def value(self, value: ir.Value, nested: bool = False) -> ast.expr:
+        """Code building a data value in a method scope (``context`` in scope), frozen like the reference.
+
+        The reference builds a list or dict of data with generator expressions: a StopIteration
+        escaping an expression inside one becomes RuntimeError "generator raised StopIteration".
+        A data list or dict holding expressions is built by a lambda ``built_data`` calls, which
+        makes that conversion."""
         at = PyAst(value.pos)
         if isinstance(value, ir.Literal):
             return constant(at, value.value)
         if isinstance(value, ir.Expression):
             return self.evaluate(value)
         if isinstance(value, ir.ListValue):
-            return runtime_call(at, "freeze_list",
-                                at.List(elts=[self.value(item) for item in value.items], ctx=ast.Load()))
-        if isinstance(value, ir.DictValue):
-            pairs = [at.Tuple(elts=[self.value(key), self.value(item)], ctx=ast.Load())
+            code = runtime_call(at, "freeze_list",
+                                at.List(elts=[self.value(item, True) for item in value.items], ctx=ast.Load()))
+        elif isinstance(value, ir.DictValue):
+            pairs = [at.Tuple(elts=[self.value(key, True), self.value(item, True)], ctx=ast.Load())
                      for key, item in value.items]
-            return runtime_call(at, "freeze_dict", at.List(elts=pairs, ctx=ast.Load()))
-        raise TypeError(f"unknown value node {type(value).__name__}")
+            code = runtime_call(at, "freeze_dict", at.List(elts=pairs, ctx=ast.Load()))
+        else:
+            raise TypeError(f"unknown value node {type(value).__name__}")
+        if nested or not _holds_expression(value):
+            return code
+        return runtime_call(at, "built_data", at.Lambda(args=parameters(at), body=code))
 
     def optional_value(self, at: PyAst, value: ir.Value | None) -> ast.expr:
         return at.Constant(value=None) if value is None else self.value(value)

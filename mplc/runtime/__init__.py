@@ -21,6 +21,7 @@ from mplc.runtime.executor import Executor
 from mplc.runtime.flow import (ParallelReturn, assign, catch_matches, condition, exception_value,
                                failure, iterate, match_equals, misplaced, parallel, repeat_count,
                                target, throw, variable)
+from mplc.runtime.loading import built_data
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 from mplc.runtime.natives import native
 from mplc.runtime.specs import (ArgumentSpec, ClassSpec, MetaSpec, MethodSpec, PackageSpec,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
@@ -303,6 +304,24 @@ def _generator_stopped(error):
     from mplc.runtime.flow import to_murano_exception
     stopped = RuntimeError("generator raised StopIteration")
     return to_murano_exception(stopped, error.__traceback__)
+
+
+def built_data(build):
+    """``build()``, the code building a list or dict of MuranoPL data (a statement's value)
+    holding expressions. The reference builds those with generator expressions: a StopIteration
+    escaping one of its expressions (``first()`` of an empty list) becomes RuntimeError."""
+    try:
+        return build()
+    except errors.MuranoPlException as error:
+        if type(error.original) is StopIteration:
+            raise _generator_stopped(error) from None
+        raise
+    except StopIteration as error:  # from inline expression code
+        raise _generator_stopped(error) from None
+    except yaql_exceptions.WrappedException as error:
+        if type(error.wrapped) is StopIteration:
+            raise _generator_stopped(error) from None
+        raise
 
 
 def _run_steps(executor, steps):
