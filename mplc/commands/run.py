@@ -4,6 +4,7 @@
 error also has ``details``: its stack trace as the reference engine formats it); ``--repeat N`` adds
 ``seconds_per_call`` (median); ``cloud`` is what the simulated cloud recorded (Heat stacks,
 agent plans, status reports, notifications, log), present when it recorded anything;
+a model that cannot load comes back as it was given, as the engine returns it;
 ``--cloud FILE`` (a previous run's output, or its ``cloud``) starts the simulated cloud with the
 Heat stacks recorded there, as a redeployment finds them, and has its agents answer calls as its
 ``agentResults`` rules script (``cloud.AgentResults``). Exit 0 ok, 1 MuranoPL error, 2 usage or compile errors.
@@ -112,6 +113,15 @@ def model_diagnostics(problems, path: str, text: str) -> list[Diagnostic]:
     return diagnostics
 
 
+def unloaded_model(model: dict) -> dict:
+    """What the engine returns for a model it could not load: the model as it was given (a
+    bare object as a document's ``Objects``)."""
+    from mplc.runtime.serialization import DOCUMENT_KEYS
+    if any(key in model for key in DOCUMENT_KEYS):
+        return model
+    return {"Objects": model, "ObjectsCopy": None, "Attributes": []}
+
+
 def read_cloud(path: str):
     """The Heat stacks and the agent result rules (or None) of a ``--cloud`` file: a previous
     ``mplc run`` output, or its ``cloud`` object."""
@@ -164,9 +174,10 @@ def main(args) -> int:
         answer_agents_with(executor, agent_results)
     output = {"result": None, "error": None, "traces": [], "model": None}
     timings = []
-    root = None
+    loaded = False
     try:
         root = executor.load(model)
+        loaded = True
         result = None
         for _ in range(args.repeat if root is not None else 0):  # no objects: the engine calls nothing
             started = time.perf_counter()
@@ -184,7 +195,7 @@ def main(args) -> int:
                 f"  {problem.pos}: {problem.message}" for problem in problems)
     except NoObjectFoundError as error:
         output["error"] = {"type": error.type_name, "message": str(error)}
-        if model_text is not None and root is None:  # the model names an object it does not have
+        if model_text is not None and not loaded:  # the model names an object it does not have
             render(model_diagnostics(
                 [(error.type_name, f"{path}: no object has id {error.object_id!r}", location)
                  for path, location in reference_locations(model, error.object_id)],
@@ -197,7 +208,7 @@ def main(args) -> int:
     for warning in executor.warnings:
         print(f"mplc run: warning: {warning}", file=sys.stderr)
     output["traces"] = executor.render(runtime.traces)
-    output["model"] = executor.serialize()
+    output["model"] = executor.serialize() if loaded else unloaded_model(model)
     cloud = simulated_cloud(executor)
     if any(cloud.values()):
         output["cloud"] = executor.render(cloud)

@@ -103,7 +103,10 @@ def test_run_bad_model_names_file_line_and_column(package, tmp_path, model, prob
     path.write_text(model)
     completed = _mplc("run", "--path", package, "--model", str(path), env_dir=tmp_path / "cache")
     assert completed.returncode == 1 and "Traceback" not in completed.stderr
-    message = json.loads(completed.stdout)["error"]["message"]
+    document = json.loads(completed.stdout)
+    assert document["model"] == (json.loads(model) if "Objects" in model else
+                                 {"Objects": json.loads(model), "ObjectsCopy": None, "Attributes": []})
+    message = document["error"]["message"]
     for line, column, type_name, text in problems:
         assert f"{path}:{line}:{column}: error: {text}" in completed.stderr
         assert f"[{type_name}]" in completed.stderr
