@@ -6,7 +6,8 @@ import ast
 
 from mplc import ir
 from mplc.codegen.instructions import InstructionTable
-from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, load, runtime_call, store)
+from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, holds_expression, load, runtime_call,
+                                 store)
 from mplc.codegen.int_variables import int_bit_bounds, int_variables
 from mplc.codegen.statements import StatementCompiler
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
@@ -84,7 +85,7 @@ class ClassModuleCompiler:
         if default is None:
             return at.Constant(value=None)
         default_at = PyAst(default.pos)
-        if not _has_expression(default):
+        if not holds_expression(default):
             return runtime_call(default_at, "constant_default", self.builder.value(default))
         return load(default_at, self.builder.define_function(
             default_at, "default", ("context",), [default_at.Return(value=self.builder.value(default))]))
@@ -150,16 +151,6 @@ def _plain_data(value: ir.Value | None) -> bool:
     if isinstance(value, ir.ListValue):
         return all(map(_plain_data, value.items))
     return value is None or isinstance(value, ir.Literal)
-
-
-def _has_expression(value: ir.Value) -> bool:
-    if isinstance(value, ir.Expression):
-        return True
-    if isinstance(value, ir.ListValue):
-        return any(_has_expression(item) for item in value.items)
-    if isinstance(value, ir.DictValue):
-        return any(_has_expression(key) or _has_expression(item) for key, item in value.items)
-    return False
 
 
 def is_legacy_format(format_version: str) -> bool:

@@ -66,13 +66,14 @@ def constant(at: PyAst, value: Any) -> ast.expr:
     raise TypeError(f"no literal form for {type(value).__name__}")
 
 
-def _holds_expression(value: ir.Value) -> bool:
+def holds_expression(value: ir.Value) -> bool:
+    """Whether a data value is or holds a YAQL expression (else it is built once, as a constant)."""
     if isinstance(value, ir.Expression):
         return True
     if isinstance(value, ir.ListValue):
-        return any(_holds_expression(item) for item in value.items)
+        return any(holds_expression(item) for item in value.items)
     if isinstance(value, ir.DictValue):
-        return any(_holds_expression(key) or _holds_expression(item) for key, item in value.items)
+        return any(holds_expression(key) or holds_expression(item) for key, item in value.items)
     return False
 
 
@@ -391,7 +392,7 @@ class ModuleBuilder:
             code = runtime_call(at, "freeze_dict", at.List(elts=pairs, ctx=ast.Load()))
         else:
             raise TypeError(f"unknown value node {type(value).__name__}")
-        if nested or not _holds_expression(value):
+        if nested or not holds_expression(value):
             return code
         return runtime_call(at, "built_data", at.Lambda(args=parameters(at), body=code))
 
