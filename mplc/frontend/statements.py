@@ -266,8 +266,12 @@ class BodyReader:
 
     def _parallel(self, values, pos):
         limit = values.get("Limit")
+        # the reference takes ``Limit or len(branches)``: a false literal (0, '', [], {}) is no limit
+        falsy = is_null(limit) or (isinstance(limit, Scalar) and limit.expression is None
+                                   and not limit.value) or (
+            isinstance(limit, (Mapping, Sequence)) and not limit.items)
         return ir.Parallel(self.block(values["Parallel"], pos),
-                           None if is_null(limit) else self.scope.value(limit), pos)
+                           None if falsy else self.scope.value(limit), pos)
 
     def _if(self, values, pos):
         otherwise = values.get("Else")

@@ -657,7 +657,19 @@ def parallel(context, branches, limit=None):
     branches = list(branches)
     if not branches:
         return None
-    return parallel_select(context, branches, len(branches) if limit is None else max(int(limit), 1))
+    return parallel_select(context, branches, len(branches) if limit is None else _pool_size(limit))
+
+
+def _pool_size(limit):
+    """A Parallel's evaluated ``Limit`` as eventlet's GreenPool takes it (its errors included).
+    0 is taken as 1: the reference's pool of 0 never starts a branch and the run hangs."""
+    try:
+        size = int(limit)
+    except ValueError as error:
+        raise TypeError(f"GreenPool() expect size :: int, actual: {type(limit)} {error}") from None
+    if size < 0:
+        raise ValueError(f"GreenPool() expect size >= 0, actual: {size!r}")
+    return max(size, 1)
 
 
 def parallel_select(context, branches, size=SELECT_POOL_SIZE):
