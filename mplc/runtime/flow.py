@@ -904,5 +904,8 @@ def exception_value(exception):
               "extra": utils.FrozenDict(exception.extra), "nativeException": exception}
     part = obj.real_this
     for key, value in values.items():
-        part.properties[key] = value
+        if key in ("name", "message", "extra"):
+            part.set_property(key, value)  # their contracts: a Throw's Message 5 reads '5'
+        else:
+            part.properties[key] = value
     return obj
