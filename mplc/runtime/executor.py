@@ -32,18 +32,17 @@ SYNCHRONIZE = "io.murano.metadata.engine.Synchronize"
 SUPPORTED_FORMAT = (1, 4)
 
 # Keys of yaql contexts in stored form (``bridge.lookup`` and direct writes use these).
-_TYPE_KEY = bridge.stored_key(bridge.TYPE)
+_TYPE_KEY = bridge.TYPE_KEY
 _NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
 _CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
 _CALLER_CONTEXT_KEY = bridge.stored_key(bridge.CALLER_CONTEXT)
-_ALLOW_PROPERTY_WRITES_KEY = bridge.stored_key(bridge.ALLOW_PROPERTY_WRITES)
+_ALLOW_PROPERTY_WRITES_KEY = bridge.ALLOW_PROPERTY_WRITES_KEY
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
 _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
-_TYPE_NAME = flow._TYPE_NAME
 _NO_DATA: dict = {}
 
 
@@ -218,7 +217,7 @@ class Executor:
         return found
 
     def _find_class_in_scope(self, name, scope):
-        if not _TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
+        if not flow.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
             raise ValueError(f'Invalid type name "{name}"')
         name = self.resolve_name(name, scope)
         package = scope.package

@@ -24,7 +24,7 @@ from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
-_TYPE_KEY = bridge.stored_key(bridge.TYPE)
+_TYPE_KEY = bridge.TYPE_KEY
 _NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
 _NUMBERS = (int, float)
 _NO_KEYWORDS = utils.FrozenDict()

@@ -735,11 +735,6 @@ _running_parallels = 0
 _live_branches: set = set()  # the green threads of running Parallels (running_frames)
 
 
-def branches_running() -> bool:
-    """Whether any Parallel is running (cheaper than asking which green thread runs)."""
-    return _running_parallels > 0
-
-
 def in_parallel_branch() -> bool:
     """Whether the running code is a Parallel branch (calls there take the reference's
     per-object method locks; elsewhere nothing can contend for them)."""
@@ -815,7 +810,7 @@ def throw(context, names, message=None, extra=None, cause=None):
     return errors.MuranoPlException(resolved, message, current_stack(), dict(extra or {}), native_cause)
 
 
-_TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
+TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
 
 
 def _exception_name_text(name) -> str:
@@ -824,7 +819,7 @@ def _exception_name_text(name) -> str:
     if isinstance(name, TypeReference):
         name = f"*MuranoClass({name.type.name}/{name.type.version})"
     name = str(name)
-    if not _TYPE_NAME.match(name):
+    if not TYPE_NAME.match(name):
         raise ValueError(f'Invalid type name "{name}"')
     return name
 
