@@ -139,8 +139,6 @@ class Runtime:
                  default_format: str | None = None, trace: bool = False, fast_paths: bool = True):
         """``trace=True`` defines a global ``trace(value)`` collecting into ``rt.traces``;
         ``fast_paths=False`` compiles source packages with every expression fast path off."""
-        from mplc.runtime import Executor
-
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         paths = [os.fspath(path) for path in paths]
@@ -153,7 +151,12 @@ class Runtime:
 
         # the plugins mplc simulates, as if installed (their packages have no source)
         self.plugin_packages = plugin_packages({_full_name(d) for d in self.package_dirs})
-        self.executor = Executor([*self.package_dirs, *self.plugin_packages], trace=trace)
+        self.executor = self.new_executor(trace)
+
+    def new_executor(self, trace: bool = False):
+        """An executor with this runtime's packages and no objects (a deployment of its own)."""
+        from mplc.runtime import Executor
+        return Executor([*self.package_dirs, *self.plugin_packages], trace=trace)
 
     def load(self, model: Any) -> "MuranoObjectProxy":
         """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""

@@ -78,12 +78,12 @@ class FormsService:
         import semantic_version
 
         from mplc.api import Runtime
-        from mplc.runtime import Executor, MuranoError
+        from mplc.runtime import MuranoError
 
         if self._runtime is None:
             self._runtime = Runtime(self.paths, cache_dir=self.cache_dir,
                                     default_format=self.default_format)
-        executor = Executor(self._runtime.package_dirs)
+        executor = self._runtime.new_executor()
         try:
             with executor.active():
                 package = executor.find_package(
