@@ -21,7 +21,7 @@ from yaql.language.contexts import Context
 from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
-from mplc.runtime.loading import LoadSession, loads_in_one_pass
+from mplc.runtime.loading import LoadSession, loads_in_one_pass, new_directly
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
@@ -580,9 +580,14 @@ class Executor:
         one pass does it (``loads_in_one_pass``) and no other load is running; else None."""
         if self.loading is not None or not loads_in_one_pass(murano_type, properties):
             return None
+        if self.class_configs is None and not self.dry_run:
+            created = new_directly(self, murano_type, properties, bridge.lookup(context, bridge.TYPE_KEY))
+            if created is not None:
+                self.objects[created.object_id] = created
+                return created
         session = self.loading = LoadSession(self, None, False)
         try:
-            result = session.load_new(murano_type, properties, context)
+            result = session.load_new(murano_type, properties, context.create_child_context())
         finally:
             self.loading = None
         self._finish_load(session)

@@ -220,10 +220,10 @@ def new_object(context, engine, type_name, *properties):
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
     parameters = {name: bridge.finalize(_quota(engine, value)) for name, value in properties}
-    load_context = context.create_child_context()
-    created = executor.new_object(reference.type, parameters, load_context)
+    created = executor.new_object(reference.type, parameters, context)
     if created is None:
-        created = functions.instantiate(executor, load_context, scope, reference, parameters)
+        created = functions.instantiate(executor, context.create_child_context(), scope, reference,
+                                        parameters)
     return _quota(engine, created)
 
 

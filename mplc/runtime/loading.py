@@ -367,7 +367,7 @@ class LoadPlan:
     ``.init`` argument (declaration order) where the value comes from."""
 
     __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
-                 "caller_views", "value_only", "_hierarchy_value_only")
+                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
@@ -395,6 +395,7 @@ class LoadPlan:
         self.init_takes_context = init is not None or (
             native_class is not None and native_class.constructor is not None)
         self.caller_views = {}
+        self._direct_writes = {}
 
     def hierarchy_value_only(self) -> bool:
         """Whether every property of the class and its ancestors is ``value_only``."""
@@ -410,6 +411,92 @@ class LoadPlan:
         if view is None:
             view = self.caller_views[key] = part.caller_view(caller_type)
         return view
+
+
+    def direct_writes(self, caller_type):
+        """``direct_writes(self.murano_type, caller_type)``, once per caller class."""
+        try:
+            return self._direct_writes[caller_type]
+        except KeyError:
+            writes = self._direct_writes[caller_type] = direct_writes(self.murano_type, caller_type)
+            return writes
+
+
+class _NotDirect(Exception):
+    """Building the object takes more than writing its properties."""
+
+
+def direct_writes(murano_type, caller_type):
+    """The properties (``MuranoProperty``, in the order ``LoadSession.initialize`` writes them)
+    that loading an object of ``murano_type`` from a mapping, by code of ``caller_type``,
+    writes, when that load is nothing else: no class of the hierarchy has ``.init``, a native
+    constructor or Config properties, none has a Runtime property with a Default (whose
+    contract failures a load ignores), every property written is declared once, by a class the
+    caller sees it through; None otherwise. Config files and Default expressions are ruled out
+    elsewhere (``Executor.new_object``, ``hierarchy_value_only``)."""
+    types = (murano_type, *murano_type.ancestors())
+    if len({part_type.name for part_type in types}) != len(types):
+        return None  # parts are shared by class name: one name, two versions
+    for part_type in types:
+        plan = load_plan(part_type)
+        native_class = plan.native_class
+        if plan.init is not None or plan.config_names or (
+                native_class is not None and native_class.constructor is not None):
+            return None
+    writes = []
+    written_names = set()
+
+    def visit(part_type):
+        derived = caller_type is not None and caller_type.is_compatible(part_type)
+        start_type = caller_type if derived else murano_type
+        for name, spec, is_init_argument, source in load_plan(part_type).entries:
+            if name in written_names:
+                continue
+            written_names.add(name)
+            if source is _SKIPPED:
+                continue
+            if source is not _MODEL or not start_type.find_properties(name) or len(
+                    murano_type.declarations(name)) != 1:
+                raise _NotDirect
+            ultimate, declared = murano_type.property_writes(name)
+            if ultimate.usage == "Static":
+                raise _NotDirect
+            writes.append(ultimate)
+        for parent in part_type.parents:
+            visit(parent)
+
+    try:
+        visit(murano_type)
+    except _NotDirect:
+        return None
+    return tuple(writes)
+
+
+def new_directly(executor, murano_type, properties, caller_type):
+    """``new()`` of an object whose load ``direct_writes`` describes: the object, its
+    properties written, its parts initialised; None when a contract reads a property not set
+    yet (the load's retries then decide)."""
+    writes = load_plan(murano_type).direct_writes(caller_type)
+    if writes is None:
+        return None
+    obj = MuranoObject(murano_type, None)
+    values = obj.properties
+    try:
+        for prop in writes:
+            name = prop.name
+            values[name] = prop.transform(properties.get(name, NO_VALUE), obj, obj, caller_type)
+    except errors.UninitializedPropertyAccessError:
+        return None
+    except errors.MuranoPlException as error:
+        if type(error.original) is StopIteration:
+            raise _generator_stopped(error) from None
+        raise
+    for part in obj.part_list():
+        native_class = part.type.native_class
+        if native_class is not None and part.extension is None:
+            native_class.construct(part, properties, None, executor)
+        part.initialized = True
+    return obj
 
 
 def load_plan(murano_type) -> LoadPlan:

@@ -264,6 +264,7 @@ class MuranoType:
         self._ancestors = None
         self._property_lookups = {}
         self.load_plan = None
+        self.part_layout = None
         self.written_property_names = None
         self.referenced_property_names = None
         self.serialized_name = None
@@ -453,6 +454,32 @@ def _ambiguous_method(murano_type, name):
     return MuranoMethod(murano_type, MethodSpec(name, body=body, arguments=()))
 
 
+def _part_layout(murano_type):
+    """How objects of ``murano_type`` are built: per part, in the order they are built (the
+    object's own first, then depth first through each class's parents), its class, its parents
+    as (class name, part position), and (creator position, name) where it is first linked.
+    Classes of one name share a part, the first one built."""
+    layout = [(murano_type, None, None)]
+    positions = {murano_type.name: 0}
+
+    def visit(position):
+        part_type = layout[position][0]
+        links = []
+        for parent in part_type.parents:
+            parent_position = positions.get(parent.name)
+            if parent_position is None:
+                parent_position = positions[parent.name] = len(layout)
+                layout.append((parent, None, (position, parent.name)))
+                visit(parent_position)
+            links.append((parent.name, parent_position))
+        layout[position] = (part_type, tuple(links), layout[position][2])
+
+    visit(0)
+    murano_type.part_layout = tuple(layout)
+    return murano_type.part_layout
+
+
+_new_object = object.__new__
 _READ_OWN, _READ_CAST = object(), object()  # how get_property reads: the object's value, its cast's
 
 
@@ -465,30 +492,47 @@ class MuranoObject:
                  "this", "real_this", "initialized", "destroyed", "extension",
                  "destruction_dependencies", "doomed", "__weakref__")
 
-    def __init__(self, murano_type, owner, object_id=None, name=None, metadata=None,
-                 known=None, this=None):
+    def __init__(self, murano_type, owner, object_id=None, name=None, metadata=None):
         self.type = murano_type
-        self._owner = owner if this is None else None
+        self._owner = owner
         self.object_id = object_id or generate_id()
         self.name = name
         self.metadata = metadata
         self.properties = {}
-        self.parents = {}
-        self.this = this
-        self.real_this = this or self
+        self.this = None
+        self.real_this = self
         self.initialized = False
         self.destroyed = False
         self.extension = None
         self.destruction_dependencies = ()
         self.doomed = False
-        known = {} if known is None else known
-        known[murano_type.name] = self
-        for parent_type in murano_type.parents:
-            part = known.get(parent_type.name)
-            if part is None:
-                part = MuranoObject(parent_type, owner, self.object_id, known=known,
-                                    this=self.real_this)
-            self.parents[parent_type.name] = part
+        layout = murano_type.part_layout or _part_layout(murano_type)
+        parts = [self]
+        for part_type, _, _ in layout[1:]:
+            parts.append(self._part(part_type))
+        for part, (_, links, _) in zip(parts, layout):
+            part.parents = {name: parts[position] for name, position in links}
+
+    def _part(self, murano_type):
+        """The part of this object that ``murano_type`` owns (its parents linked later)."""
+        part = _new_object(MuranoObject)
+        part.type = murano_type
+        part._owner = None
+        part.object_id = self.object_id
+        part.name = part.metadata = None
+        part.properties = {}
+        part.this = part.real_this = self
+        part.initialized = part.destroyed = part.doomed = False
+        part.extension = None
+        part.destruction_dependencies = ()
+        return part
+
+    def part_list(self):
+        """Every part of the object (``real_this``), itself first, in the order they were built."""
+        parts = [self]
+        for _, _, (creator, name) in self.type.part_layout[1:]:
+            parts.append(parts[creator].parents[name])
+        return parts
 
     def subscribe_destruction(self, subscriber, handler=None):
         """Have ``subscriber`` destroyed before this object, with ``subscriber.<handler>(this)``
