@@ -165,9 +165,7 @@ class LoadSession:
         if context is None:
             caller_type = obj.type
             context = _ObjectContextOf(self, obj)
-        steps = []
-        self.initialize(obj, context, caller_type, properties, set(), steps)
-        self.steps.extend(steps)
+        self._initialize_object(obj, context, caller_type, properties)
         return obj
 
     def load_new(self, murano_type, properties, context):
@@ -176,10 +174,21 @@ class LoadSession:
         which ``loads_in_one_pass`` holds: ``_load`` without data to parse."""
         obj = MuranoObject(murano_type, self.root_owner)
         self.objects[obj.object_id] = obj
-        steps = []
-        self.initialize(obj, context, bridge.lookup(context, bridge.TYPE_KEY), properties, set(), steps)
-        self.steps.extend(steps)
+        self._initialize_object(obj, context, bridge.lookup(context, bridge.TYPE_KEY), properties)
         return obj
+
+    def _initialize_object(self, obj, context, caller_type, properties):
+        """``initialize`` a whole object (a new one: directly when ``direct_writes`` allows)."""
+        executor = self.executor
+        if not (obj.initialized or obj.destroyed or executor.dry_run) and executor.class_configs is None:
+            groups = (obj.type.load_plan or load_plan(obj.type)).direct_writes(caller_type)
+            if groups is not None:
+                write_directly(obj, groups, properties, caller_type)
+                self.steps += initialization_steps(obj, properties)
+                return
+        steps = []
+        self.initialize(obj, context, caller_type, properties, set(), steps)
+        self.steps += steps
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
@@ -427,13 +436,13 @@ class _NotDirect(Exception):
 
 
 def direct_writes(murano_type, caller_type):
-    """The properties (``MuranoProperty``, in the order ``LoadSession.initialize`` writes them)
-    that loading an object of ``murano_type`` from a mapping, by code of ``caller_type``,
-    writes, when that load is nothing else: no class of the hierarchy has ``.init``, a native
-    constructor or Config properties, none has a Runtime property with a Default (whose
-    contract failures a load ignores), every property written is declared once, by a class the
-    caller sees it through; None otherwise. Config files and Default expressions are ruled out
-    elsewhere (``Executor.new_object``, ``hierarchy_value_only``)."""
+    """What loading an object of ``murano_type`` from a mapping, by code of ``caller_type``,
+    does to a new object when that is only writing its properties: no class of the hierarchy
+    has ``.init``, a native constructor or Config properties, none has a Runtime property with
+    a Default (whose contract failures a load ignores), every property written is declared
+    once, by a class the caller sees it through. Per class part, in ``initialize``'s order:
+    (how many entries its load plan has, the ``MuranoProperty`` of each property it writes);
+    None when more is done. Config files are ruled out by the caller."""
     types = (murano_type, *murano_type.ancestors())
     if len({part_type.name for part_type in types}) != len(types):
         return None  # parts are shared by class name: one name, two versions
@@ -443,13 +452,15 @@ def direct_writes(murano_type, caller_type):
         if plan.init is not None or plan.config_names or (
                 native_class is not None and native_class.constructor is not None):
             return None
-    writes = []
+    groups = []
     written_names = set()
 
     def visit(part_type):
         derived = caller_type is not None and caller_type.is_compatible(part_type)
         start_type = caller_type if derived else murano_type
-        for name, spec, is_init_argument, source in load_plan(part_type).entries:
+        entries = load_plan(part_type).entries
+        writes = []
+        for name, spec, is_init_argument, source in entries:
             if name in written_names:
                 continue
             written_names.add(name)
@@ -462,6 +473,8 @@ def direct_writes(murano_type, caller_type):
             if ultimate.usage == "Static":
                 raise _NotDirect
             writes.append(ultimate)
+        if writes:
+            groups.append((len(entries), tuple(writes)))
         for parent in part_type.parents:
             visit(parent)
 
@@ -469,33 +482,56 @@ def direct_writes(murano_type, caller_type):
         visit(murano_type)
     except _NotDirect:
         return None
-    return tuple(writes)
+    return tuple(groups)
 
 
-def new_directly(executor, murano_type, properties, caller_type):
-    """``new()`` of an object whose load ``direct_writes`` describes: the object, its
-    properties written, its parts initialised; None when a contract reads a property not set
-    yet (the load's retries then decide)."""
-    writes = load_plan(murano_type).direct_writes(caller_type)
-    if writes is None:
-        return None
-    obj = MuranoObject(murano_type, None)
+def write_directly(obj, groups, params, caller_type):
+    """Write the properties ``direct_writes`` lists (``groups``) from ``params`` (else their
+    Default), as ``LoadSession.initialize`` would: per part, those whose Default or contract
+    reads a property not set yet are retried while that sets more."""
     values = obj.properties
     try:
-        for prop in writes:
-            name = prop.name
-            values[name] = prop.transform(properties.get(name, NO_VALUE), obj, obj, caller_type)
-    except errors.UninitializedPropertyAccessError:
-        return None
+        for entry_count, writes in groups:
+            remaining = entry_count
+            while writes:
+                failed = []
+                for prop in writes:
+                    name = prop.name
+                    try:
+                        values[name] = prop.transform(params.get(name, NO_VALUE), obj, obj, caller_type)
+                    except errors.UninitializedPropertyAccessError:
+                        failed.append(prop)
+                if len(failed) >= remaining:
+                    raise errors.CircularExpressionDependenciesError()
+                remaining = len(failed)
+                writes = failed
     except errors.MuranoPlException as error:
         if type(error.original) is StopIteration:
             raise _generator_stopped(error) from None
         raise
+
+
+def initialization_steps(obj, params):
+    """The steps (see ``_run_steps``) initialising an object whose classes have no ``.init``
+    nor native constructor: per part, its native state created, then the part marked."""
+    steps = []
     for part in obj.part_list():
-        native_class = part.type.native_class
-        if native_class is not None and part.extension is None:
-            native_class.construct(part, properties, None, executor)
-        part.initialized = True
+        construct = natives.constructor(part, params, None)
+        if construct is not None:
+            steps.append(construct)
+        steps.append(part)
+    return steps
+
+
+def new_directly(executor, murano_type, properties, caller_type):
+    """``new()`` of an object whose load ``direct_writes`` describes (without Config files
+    nor a dry run): the object, its properties written, initialised; None otherwise."""
+    groups = load_plan(murano_type).direct_writes(caller_type)
+    if groups is None:
+        return None
+    obj = MuranoObject(murano_type, None)
+    write_directly(obj, groups, properties, caller_type)
+    _run_steps(executor, initialization_steps(obj, properties))
     return obj
 
 
