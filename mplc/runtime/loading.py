@@ -111,6 +111,7 @@ class LoadSession:
         self.parsed = {}
         self.model_classes = {}
         self.configs = {}
+        self.keywords = set()  # property names of this load's data known to be keywords
 
     def get(self, object_id):
         found = self.objects.get(object_id)
@@ -184,7 +185,7 @@ class LoadSession:
             groups = (obj.type.load_plan or load_plan(obj.type)).direct_writes(caller_type)
             if groups is not None:
                 write_directly(obj, groups, properties, caller_type)
-                self.steps += initialization_steps(obj, properties)
+                self.steps.append(_WholeObject(obj, properties))
                 return
         steps = []
         self.initialize(obj, context, caller_type, properties, set(), steps)
@@ -211,8 +212,11 @@ class LoadSession:
             if parsed is None:
                 raise ValueError("Invalid object representation format")
             murano_type, properties, header = parsed
-            found = self.parsed[id(data)] = (data, scope, frozen, murano_type,
-                                             utils.filter_parameters_dict(properties), header)
+            keywords = self.keywords
+            if not keywords.issuperset(properties):
+                properties = utils.filter_parameters_dict(properties)
+                keywords.update(properties)
+            found = self.parsed[id(data)] = (data, scope, frozen, murano_type, properties, header)
         return found[3:]
 
     def _restore_destruction_dependencies(self, obj, dependencies):
@@ -335,12 +339,15 @@ def built_data(build):
 
 def _run_steps(executor, steps):
     """Initialisation steps: a native constructor (a callable); a part without ``.init``,
-    marked initialised; ``(part, .init, arguments, context)``, run then marked. A function,
+    marked initialised; a ``_WholeObject``; ``(part, .init, arguments, context)``, run then
+    marked. A function,
     not a session method: the session and what it caches are freed once the load is done."""
     for step in steps:
         step_type = type(step)
         if step_type is MuranoObject:
             step.initialized = True
+        elif step_type is _WholeObject:
+            step(executor)
         elif step_type is tuple:
             part, init, arguments, context = step
             context[bridge.ARGUMENT_OWNER] = part.real_this
@@ -511,16 +518,23 @@ def write_directly(obj, groups, params, caller_type):
         raise
 
 
-def initialization_steps(obj, params):
-    """The steps (see ``_run_steps``) initialising an object whose classes have no ``.init``
-    nor native constructor: per part, its native state created, then the part marked."""
-    steps = []
-    for part in obj.part_list():
-        construct = natives.constructor(part, params, None)
-        if construct is not None:
-            steps.append(construct)
-        steps.append(part)
-    return steps
+class _WholeObject:
+    """The initialisation step of an object whose classes have no ``.init`` nor native
+    constructor: per part, its native state created, then the part marked initialised."""
+
+    __slots__ = ("obj", "params")
+
+    def __init__(self, obj, params):
+        self.obj = obj
+        self.params = params
+
+    def __call__(self, executor):
+        params = self.params
+        for part in self.obj.part_list():
+            native_class = part.type.native_class
+            if native_class is not None and part.extension is None:
+                native_class.construct(part, params, None, executor)
+            part.initialized = True
 
 
 def new_directly(executor, murano_type, properties, caller_type):
@@ -531,7 +545,7 @@ def new_directly(executor, murano_type, properties, caller_type):
         return None
     obj = MuranoObject(murano_type, None)
     write_directly(obj, groups, properties, caller_type)
-    _run_steps(executor, initialization_steps(obj, properties))
+    _WholeObject(obj, properties)(executor)
     return obj
 
 

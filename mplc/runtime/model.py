@@ -75,9 +75,10 @@ class TypeReference:
 class MuranoProperty:
     """``accepted_types``: the exact types of values that its contract passes unchanged with no
     further condition (the compiler marks such contracts), which ``transform`` returns without
-    running it."""
+    running it. ``checked_default``: NO_VALUE, or what ``transform`` made of a missing value
+    once, when it makes the same of it every time (see ``_default_checked_once``)."""
 
-    __slots__ = ("declaring_type", "name", "spec", "usage", "accepted_types")
+    __slots__ = ("declaring_type", "name", "spec", "usage", "accepted_types", "checked_default")
 
     def __init__(self, declaring_type, spec):
         self.declaring_type = declaring_type
@@ -86,6 +87,7 @@ class MuranoProperty:
         self.usage = spec.usage
         self.accepted_types = (frozenset() if spec.contract is None
                                else contracts.unchanged_types(spec.contract))
+        self.checked_default = NO_VALUE
 
     @property
     def has_default(self):
@@ -95,12 +97,17 @@ class MuranoProperty:
         """Apply the Default and the contract; errors carry the reference's ``[Class.prop]`` prefix."""
         if type(value) in self.accepted_types:
             return value
+        if value is NO_VALUE and finalize and self.checked_default is not NO_VALUE:
+            return self.checked_default
         try:
-            return apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
-                                  contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED)
+            result = apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
+                                    contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED)
         except errors.ContractViolationException as error:
             raise errors.ContractViolationException(
                 f"[{self.declaring_type.name}.{self.name}{error.path}] {error}") from error
+        if value is NO_VALUE and finalize and _default_checked_once(self.spec):
+            self.checked_default = result
+        return result
 
     def validate(self, value, this, owner, calling_type):
         """Check without converting, as a re-declaration up the hierarchy checks a written value;
@@ -123,6 +130,24 @@ class MuranoProperty:
 
     def __repr__(self):
         return f"MuranoProperty({self.declaring_type.name}::{self.name})"
+
+
+def _default_checked_once(spec) -> bool:
+    """Whether the contract makes the same of the property's missing value every time: the
+    Default (or null) is numbers, booleans and nulls, lists of them, and the contract reads only
+    the value (``value_only``; class() then looks up no id, check() runs operators on ``$``)."""
+    if not spec.value_only or spec.usage == "Static":
+        return False
+    default = spec.default
+    if default is None:
+        return True
+    return type(default) is bridge.ConstantDefault and _holds_no_text(default.value)
+
+
+def _holds_no_text(value) -> bool:
+    if type(value) is tuple:
+        return all(map(_holds_no_text, value))
+    return value is None or type(value) in (int, float, bool)
 
 
 class UnevaluatedExpression:
