@@ -21,7 +21,7 @@ from yaql.language.contexts import Context
 from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
-from mplc.runtime.loading import LoadSession, loads_in_one_pass, new_directly
+from mplc.runtime.loading import LoadSession, loads_in_one_pass, new_directly, run_steps
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
@@ -566,12 +566,14 @@ class Executor:
         collecting = gc.isenabled()  # paused as collector_paused() does, without its generator
         gc.disable()
         try:
-            result = session.load_root(data, default_type, scope, context)
+            try:
+                result = session.load_root(data, default_type, scope, context)
+            finally:
+                self.loading = None
+            self._finish_load(session, collecting)
         finally:
-            self.loading = None
             if collecting:
                 gc.enable()
-        self._finish_load(session)
         return result
 
     def new_object(self, murano_type, properties, context):
@@ -593,10 +595,11 @@ class Executor:
         self._finish_load(session)
         return result
 
-    def _finish_load(self, session):
-        """Run the load's initialisation steps, then keep the objects they initialised."""
-        for initializer in session.initializers:
-            initializer()
+    def _finish_load(self, session, collector_paused=False):
+        """Run the load's initialisation steps, then keep the objects they initialised.
+        ``collector_paused``: the load paused the garbage collector; it is resumed before the
+        first step that runs MuranoPL or constructor code (see ``run_steps``)."""
+        run_steps(self, session.steps, collector_paused)
         for obj in session.objects.values():
             if obj.initialized:
                 self.objects[obj.object_id] = obj

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import functools
+import gc
 
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
@@ -198,11 +198,6 @@ class LoadSession:
         return self._load(data, owner, default_type, scope, context, caller_type, context is None,
                           existing)
 
-    @property
-    def initializers(self):
-        """What the executor runs once the load is done: every initialisation step, in order."""
-        return [functools.partial(_run_steps, self.executor, self.steps)]
-
     def parse(self, data, scope, frozen):
         """``parse_definition`` with the properties filtered to keywords, once per data mapping
         for both passes (nothing changes a model's data between them)."""
@@ -237,7 +232,7 @@ class LoadSession:
 
     def initialize(self, part, context, caller_type, params, used_names, steps):
         """Set properties (and collect ``.init`` arguments) of one class part, then its parents';
-        append to ``steps`` what runs once the load is done (see ``_run_steps``).
+        append to ``steps`` what runs once the load is done (see ``run_steps``).
 
         ``context`` is the loading code's, of class ``caller_type`` (an ``_ObjectContextOf``
         for a model's object, built when first needed); ``.init`` and native constructors
@@ -337,25 +332,30 @@ def built_data(build):
         raise
 
 
-def _run_steps(executor, steps):
+def run_steps(executor, steps, collector_paused=False):
     """Initialisation steps: a native constructor (a callable); a part without ``.init``,
     marked initialised; a ``_WholeObject``; ``(part, .init, arguments, context)``, run then
-    marked. A function,
-    not a session method: the session and what it caches are freed once the load is done."""
+    marked. ``collector_paused``: resume the garbage collector before the first step running
+    code that may leave garbage (``.init``, a native constructor); until then the steps only
+    add to the objects the load built."""
     for step in steps:
         step_type = type(step)
         if step_type is MuranoObject:
             step.initialized = True
         elif step_type is _WholeObject:
             step(executor)
-        elif step_type is tuple:
-            part, init, arguments, context = step
-            context[bridge.ARGUMENT_OWNER] = part.real_this
-            executor.call_method(init, part.real_this.cast(init.declaring_type), (), arguments,
-                                 context.create_child_context())
-            part.initialized = True
         else:
-            step()
+            if collector_paused:
+                gc.enable()
+                collector_paused = False
+            if step_type is tuple:
+                part, init, arguments, context = step
+                context[bridge.ARGUMENT_OWNER] = part.real_this
+                executor.call_method(init, part.real_this.cast(init.declaring_type), (), arguments,
+                                     context.create_child_context())
+                part.initialized = True
+            else:
+                step()
 
 
 class _ObjectContextOf:
