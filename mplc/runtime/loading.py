@@ -293,7 +293,9 @@ class LoadSession:
                     else:
                         part.write_property(name, value, caller_view, True, dry_run=initialized)
                     used_names.add(name)
-                except errors.UninitializedPropertyAccessError:
+                except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:
+                    if not _reads_unset_property(error):
+                        raise
                     failures += 1
                 except errors.ContractViolationException:
                     if spec.usage != "Runtime":
@@ -303,6 +305,15 @@ class LoadSession:
             if failures >= remaining:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
+
+
+def _reads_unset_property(error) -> bool:
+    """Whether a property write failed on reading a property not set yet (as such, or as the
+    MuranoPL exception a Default expression's code turned it into): the load retries it."""
+    if isinstance(error, errors.UninitializedPropertyAccessError):
+        return True
+    return isinstance(error, errors.MuranoPlException) and isinstance(
+        error.original, errors.UninitializedPropertyAccessError)
 
 
 def _generator_stopped(error):
@@ -506,7 +517,9 @@ def write_directly(obj, groups, params, caller_type):
                     name = prop.name
                     try:
                         values[name] = prop.transform(params.get(name, NO_VALUE), obj, obj, caller_type)
-                    except errors.UninitializedPropertyAccessError:
+                    except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:
+                        if not _reads_unset_property(error):
+                            raise
                         failed.append(prop)
                 if len(failed) >= remaining:
                     raise errors.CircularExpressionDependenciesError()
