@@ -34,11 +34,13 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
         if key == "?":
             header = value
         else:
-            spec[key] = freeze(value)
+            spec[key] = value if type(value) in _SCALAR_TYPES else freeze(value)
     if frozen or type(header) is not dict:
         header = dict(_plain(freeze(header)) or {})
     else:
-        header = {freeze(key): freeze(value) for key, value in header.items()}
+        header = {key if type(key) is str else freeze(key):
+                  value if type(value) in _SCALAR_TYPES else freeze(value)
+                  for key, value in header.items()}
     type_value = header.get("type")
     murano_type = None
     if isinstance(type_value, (TypeReference, MuranoType)):
@@ -61,6 +63,7 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
 
 
 _TEXT_OR_NONE = (str, type(None))
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
 
 
 def loads_in_one_pass(murano_type, properties) -> bool:
@@ -161,7 +164,9 @@ class LoadSession:
                                name=header.get("name"), metadata=header.get("metadata"))
             if header.get("destroyed"):
                 obj.destroyed = True
-            self._restore_destruction_dependencies(obj, header.get("dependencies"))
+            dependencies = header.get("dependencies")
+            if dependencies:
+                self._restore_destruction_dependencies(obj, dependencies)
             self.objects[object_id or obj.object_id] = obj
         if context is None:
             caller_type = obj.type
@@ -217,7 +222,7 @@ class LoadSession:
     def _restore_destruction_dependencies(self, obj, dependencies):
         """The header's ``dependencies.onDestruction`` records whose subscriber is already
         built (the reference resolves them when the object is created, dropping the others)."""
-        for record in (dependencies or {}).get("onDestruction") or ():
+        for record in dependencies.get("onDestruction") or ():
             subscriber = self.get(record.get("subscriber"))
             if subscriber is not None:
                 obj.subscribe_destruction(subscriber.real_this, record.get("handler"))

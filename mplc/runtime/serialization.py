@@ -333,6 +333,8 @@ class _Writer:
                 value = values[name]
                 if type(value) in _SCALAR_TYPES:
                     result[name] = value
+                elif type(value) is tuple and not value:
+                    result[name] = []
                 elif self.allow_refs and isinstance(value, MuranoObject) and _by_reference(obj, name):
                     result[name] = value.object_id
                 else:
@@ -398,8 +400,13 @@ class _Writer:
     def sequence(self, value, parent):
         result = []
         for index, item in enumerate(value):
-            result.append(item if type(item) in _SCALAR_TYPES
-                          else self.value(item, parent, result, index))
+            item_type = type(item)
+            if item_type in _SCALAR_TYPES:
+                result.append(item)
+            elif item_type is MuranoObject:
+                result.append(self.object_value(item, parent, result, index))
+            else:
+                result.append(self.value(item, parent, result, index))
         return result
 
 
