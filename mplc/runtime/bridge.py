@@ -66,7 +66,7 @@ def engine_for(format_version) -> object:
 
 
 # What ``finalize`` does with a value, by its type (the ABC tests below are by type too).
-_KEEP, _PLAIN_MAPPING, _PLAIN_SEQUENCE, _MAPPING, _SEQUENCE, _SET, _ITERABLE = range(7)
+_KEEP, _PLAIN_MAPPING, _PLAIN_SEQUENCE, _MAPPING, _SEQUENCE, _SET, _ITERABLE, _DEFERRED = range(8)
 _FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KEEP, type(None): _KEEP,
                    dict: _PLAIN_MAPPING, utils.FrozenDict: _PLAIN_MAPPING,
                    list: _PLAIN_SEQUENCE, tuple: _PLAIN_SEQUENCE}
@@ -110,7 +110,19 @@ def all_small(values) -> bool:
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
+class Deferred:
+    """A value ``finalize`` replaces by what ``evaluate()`` returns: the reference's
+    ``#finalize`` evaluates the YAQL expressions it finds inside a result."""
+
+    __slots__ = ()
+
+    def evaluate(self):
+        raise NotImplementedError
+
+
 def _finalize_kind(value_type) -> int:
+    if issubclass(value_type, Deferred):
+        return _DEFERRED
     if issubclass(value_type, (str, bytes, int, float, bool)):
         return _KEEP
     if issubclass(value_type, utils.MappingType):
@@ -176,12 +188,35 @@ def finalize(value):
         return tuple(finalize(item) for item in value)
     if kind == _SET:
         return frozenset(finalize(item) for item in value)
+    if kind == _DEFERRED:
+        return value.evaluate()
     if value_type is _RANGE_ITERATOR:
         return tuple(limit_iterable(value))
     return tuple(map(finalize, limit_iterable(value)))
 
 
 _RANGE_ITERATOR = type(iter(range(0)))  # yaql's range(): ints, kept as they are
+
+
+def thaw(value):
+    """Data as the reference's object loads from code (``new()``, class() of a mapping) hand
+    it to contracts: murano's evaluate with freeze=False makes tuples lists, FrozenDicts dicts,
+    frozensets sets and reads iterators, so a violation shows ``Value [1, 2]``."""
+    value_type = type(value)
+    kind = _FINALIZE_KINDS.get(value_type)
+    if kind is None:
+        kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+    if kind == _KEEP:
+        return value
+    if kind == _PLAIN_MAPPING or kind == _MAPPING:
+        return {thaw(key): thaw(item) for key, item in value.items()}
+    if kind == _PLAIN_SEQUENCE or kind == _SEQUENCE:
+        return [thaw(item) for item in value]
+    if kind == _SET:
+        return {thaw(item) for item in value}
+    if kind == _DEFERRED:
+        return thaw(value.evaluate())
+    return [thaw(item) for item in limit_iterable(value)]
 
 
 @specs.name("#finalize")
