@@ -199,6 +199,27 @@ def finalize(value):
 _RANGE_ITERATOR = type(iter(range(0)))  # yaql's range(): ints, kept as they are
 
 
+def thaw(value):
+    """Data as the reference's object loads from code (``new()``, class() of a mapping) hand
+    it to contracts: murano's evaluate with freeze=False makes tuples lists, FrozenDicts dicts,
+    frozensets sets and reads iterators, so a violation shows ``Value [1, 2]``."""
+    value_type = type(value)
+    kind = _FINALIZE_KINDS.get(value_type)
+    if kind is None:
+        kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+    if kind == _KEEP:
+        return value
+    if kind == _PLAIN_MAPPING or kind == _MAPPING:
+        return {thaw(key): thaw(item) for key, item in value.items()}
+    if kind == _PLAIN_SEQUENCE or kind == _SEQUENCE:
+        return [thaw(item) for item in value]
+    if kind == _SET:
+        return {thaw(item) for item in value}
+    if kind == _DEFERRED:
+        return thaw(value.evaluate())
+    return [thaw(item) for item in limit_iterable(value)]
+
+
 @specs.name("#finalize")
 def _finalize_function(obj):
     return finalize(obj)

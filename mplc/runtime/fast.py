@@ -220,7 +220,7 @@ def new_object(context, engine, type_name, *properties):
         reference = executor.find_class(type_name, scope).reference
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
-    parameters = {name: bridge.finalize(_quota(engine, value)) for name, value in properties}
+    parameters = {name: bridge.thaw(_quota(engine, value)) for name, value in properties}
     load_context = context.create_child_context()
     created = executor.new_object(reference.type, parameters, load_context)
     if created is None:
