@@ -139,6 +139,7 @@ def index(collection, key, context, engine):
     return _call("#indexer", context, engine, collection, key)
 
 
+_PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
 variable = bridge.lookup  # ``$x`` as generated code names it: already in stored form
 
 
@@ -147,7 +148,7 @@ def set_variable(context, name, value):
     variable scope, the nearest context marked as one, as ``flow.assign`` does."""
     scope = context
     while scope is not None:
-        if type(scope) is contexts.Context:
+        if type(scope) in _PLAIN_CONTEXTS:
             if scope._data.get(_VARIABLE_SCOPE_KEY):
                 scope._data[name] = value
                 return
@@ -267,7 +268,7 @@ class PropertyRead:
 
 def _defines(layer, name) -> bool:
     """Whether one layer of a context chain may hold a function called ``name``."""
-    if type(layer) is contexts.Context:
+    if type(layer) in _PLAIN_CONTEXTS:
         return name in layer._functions
     if type(layer) is contexts.LinkedContext:
         return _defines(layer.linked_context, name)
@@ -304,7 +305,7 @@ def _per_item(function, context, engine):
     if item_function is not None:
         return lambda item: item_function(item, context, engine)
     scope = context.create_child_context()
-    if type(scope) is contexts.Context:
+    if type(scope) in _PLAIN_CONTEXTS:
         return lambda item: function(NO_VALUE, child_context(scope, {"$1": item}), engine)
 
     def call(item):
