@@ -11,6 +11,7 @@ Helpers check their operand types at run time and fall back to the bridge otherw
 from __future__ import annotations
 
 import ast
+import string
 from typing import TYPE_CHECKING
 
 from mplc import ir
@@ -71,6 +72,34 @@ def _rejected_literal(name: str, args: tuple[ir.Expr, ...]) -> bool:
     return any((isinstance(arg, ir.Constant) and type(arg.value) in rejected)
                or (isinstance(arg, ir.KeywordConstant) and str in rejected)
                for arg, rejected in zip(args, rejected_types))
+
+
+# ``format`` inline: arguments an int within this bound (at most 18 digits) or a string shorter than
+# this, a format of plain fields whose result then stays below SHORT_TEXT characters: every
+# value involved is far below any memory quota (the runtime's ``bridge.is_small`` measure).
+FORMAT_INT_BOUND = 10 ** 18
+FORMAT_STRING_BOUND = 64
+SHORT_TEXT = 1000
+
+
+def _inline_format_argument(value) -> bool:
+    return ((type(value) is int and -FORMAT_INT_BOUND < value < FORMAT_INT_BOUND)
+            or (type(value) is str and len(value) < FORMAT_STRING_BOUND))
+
+
+def _inline_format(text, arguments: int) -> bool:
+    """Whether ``format(text, ...)`` may run as ``text.format(...)`` for arguments that
+    ``_inline_format_argument`` admits: a string whose fields name an argument by position
+    only (no attribute, item, conversion or format spec) and that stays short."""
+    if type(text) is not str or arguments > 8:
+        return False
+    try:
+        fields = [(name, spec, conversion)
+                  for _, name, spec, conversion in string.Formatter().parse(text) if name is not None]
+    except ValueError:
+        return False
+    plain = all((name == "" or name.isdigit()) and not spec and conversion is None for name, spec, conversion in fields)
+    return plain and len(text) + len(fields) * FORMAT_STRING_BOUND < SHORT_TEXT
 
 
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
@@ -229,15 +258,17 @@ class FastPaths:
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
         if name == "dict" and not self.legacy and all(isinstance(arg, ir.MappingRule) for arg in args):
-            pairs = [at.Tuple(elts=[operand(arg.source), operand(arg.destination)], ctx=ast.Load())
-                     for arg in args]
-            fast = at.Call(func=fast_attribute(at, "build_dict"), args=pairs, keywords=[])
+            keys, values = [], []
+            for arg in args:  # a display evaluates each key, then its value, in order
+                keys.append(operand(arg.source))
+                values.append(operand(arg.destination))
+            named = all(isinstance(key, ast.Constant) and type(key.value) is str for key in keys)
+            fast = at.Call(func=fast_attribute(at, "final_dict" if named else "frozen_dict"),
+                           args=[at.Dict(keys=keys, values=values)], keywords=[])
         elif name == "dict" and not self.legacy and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "dict_of_pairs"), operand(args[0]))
         elif name == "format" and args and _plain_arguments(args):
-            fast = at.Call(func=fast_attribute(at, "format_string"),
-                           args=[load(at, "context"), load(at, "engine"), *(operand(arg) for arg in args)],
-                           keywords=[])
+            fast = self._format(at, args)
         elif name == "len" and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "length"), operand(args[0]))
         elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
@@ -256,6 +287,52 @@ class FastPaths:
                                       comparators=[fast_attribute(at, "NO_VALUE")])
         return at.IfExp(test=without_receiver, body=fast,
                         orelse=self.builder.call_code(at, name, args))
+
+    def _format(self, at: PyAst, args: tuple[ir.Expr, ...]) -> ast.expr:
+        """``format(f, a...)``: ``_r.fast.format_string``; with a constant ``f`` whose fields are
+        plain (``_inline_format``), ``f.format(a...)`` itself while each argument is a short
+        string or an int of at most 18 digits, for which the helper's quota checks all pass and
+        mplc's ``format`` is ``str.format``."""
+        operands = [self.builder.expression_code(arg) for arg in args]
+        text = args[0].expr if isinstance(args[0], ir.Wrap) else args[0]
+        if not (isinstance(text, ir.Constant) and _inline_format(text.value, len(args) - 1)):
+            return at.Call(func=fast_attribute(at, "format_string"),
+                           args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
+        guards, uses = [], []
+        for code in operands[1:]:
+            if isinstance(code, ast.Constant):
+                if not _inline_format_argument(code.value):
+                    return at.Call(func=fast_attribute(at, "format_string"),
+                                   args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
+                uses.append(code)
+                continue
+            first, use = self._evaluated_once(at, code)
+            uses.append(use)
+            guards.append(self._format_argument_guard(at, first, use))
+        call = at.Call(func=at.Attribute(value=operands[0], attr="format", ctx=ast.Load()), args=uses,
+                       keywords=[])
+        if not guards:
+            return call
+        test = guards[0]
+        for guard in guards[1:]:  # ``&``: every argument is evaluated, in order, whatever the first test says
+            test = at.BinOp(left=test, op=ast.BitAnd(), right=guard)
+        fallback = at.Call(func=fast_attribute(at, "format_string"),
+                           args=[load(at, "context"), load(at, "engine"), operands[0], *uses], keywords=[])
+        return at.IfExp(test=test, body=call, orelse=fallback)
+
+    @staticmethod
+    def _format_argument_guard(at: PyAst, first: ast.expr, use: ast.expr) -> ast.expr:
+        """``type(a) is int and -B < a < B or type(a) is str and len(a) < S`` (a bool)."""
+        def type_is(value: ast.expr, name: str) -> ast.expr:
+            return at.Compare(left=at.Call(func=load(at, "type"), args=[value], keywords=[]),
+                              ops=[ast.Is()], comparators=[load(at, name)])
+        small_int = at.BoolOp(op=ast.And(), values=[type_is(first, "int"), at.Compare(
+            left=at.Constant(value=-FORMAT_INT_BOUND), ops=[ast.Lt(), ast.Lt()],
+            comparators=[use, at.Constant(value=FORMAT_INT_BOUND)])])
+        short_string = at.BoolOp(op=ast.And(), values=[type_is(use, "str"), at.Compare(
+            left=at.Call(func=load(at, "len"), args=[use], keywords=[]), ops=[ast.Lt()],
+            comparators=[at.Constant(value=FORMAT_STRING_BOUND)])])
+        return at.BoolOp(op=ast.Or(), values=[small_int, short_string])
 
     def _dot(self, at: PyAst, receiver: ir.Expr, member: ir.Expr) -> ast.expr | None:
         if isinstance(member, ir.KeywordConstant):

@@ -144,6 +144,13 @@ def _nothing_more(source, limit: int):
     yield from ()
 
 
+FINAL = "_mplc_final"
+"""A FrozenDict with this attribute true is final (``finalize`` returns it as it is):
+``finalize`` marks those it found so, ``final_dict`` those built from scalars. An attribute, not
+a key of ``__dict__``: reading ``__dict__`` would give each object a dict of its own."""
+_FROZEN_DICT = utils.FrozenDict
+
+
 def finalize(value):
     """Freeze a result as the reference's ``#finalize`` does: lists to tuples, dicts to FrozenDict."""
     value_type = type(value)
@@ -155,18 +162,20 @@ def finalize(value):
     if kind == _PLAIN_MAPPING:
         if value_type is dict:
             return frozen_dict({finalize(k): finalize(v) for k, v in value.items()})
+        if getattr(value, FINAL, False):
+            return value
         plain = value._d  # a FrozenDict's own dict: iterating the Mapping ABC costs a call per item
-        if _SCALARS.issuperset(map(type, plain.values())) and _SCALARS.issuperset(map(type, plain)):
-            return value
-        keys = [finalize(k) for k in plain]
-        values = [finalize(v) for v in plain.values()]
-        if all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values())):
-            return value
-        return frozen_dict(dict(zip(keys, values)))
+        if not (_SCALARS.issuperset(map(type, plain.values())) and _SCALARS.issuperset(map(type, plain))):
+            keys = [finalize(k) for k in plain]
+            values = [finalize(v) for v in plain.values()]
+            if not (all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values()))):
+                return frozen_dict(dict(zip(keys, values)))
+        setattr(value, FINAL, True)
+        return value
     if kind == _PLAIN_SEQUENCE:
         if value_type is tuple and _SCALARS.issuperset(map(type, value)):
             return value
-        items = [finalize(item) for item in value]
+        items = _finalized_items(value)
         if value_type is tuple and all(map(operator.is_, items, value)):
             return value
         return tuple(items)
@@ -178,7 +187,23 @@ def finalize(value):
         return frozenset(finalize(item) for item in value)
     if value_type is _RANGE_ITERATOR:
         return tuple(limit_iterable(value))
-    return tuple(map(finalize, limit_iterable(value)))
+    return tuple(_finalized_items(limit_iterable(value)))
+
+
+def _finalized_items(items) -> list:
+    """``finalize`` of each item in order; scalars and final FrozenDicts (the usual items)
+    without a call."""
+    return [item if type(item) in _SCALARS or (type(item) is _FROZEN_DICT and getattr(item, FINAL, False))
+            else finalize(item) for item in items]
+
+
+def final_dict(plain: dict) -> utils.FrozenDict:
+    """``frozen_dict(plain)`` for a dict whose keys are strings: marked final when every value
+    is a scalar."""
+    frozen = frozen_dict(plain)
+    if _SCALARS.issuperset(map(type, plain.values())):
+        frozen._mplc_final = True
+    return frozen
 
 
 _RANGE_ITERATOR = type(iter(range(0)))  # yaql's range(): ints, kept as they are

@@ -163,8 +163,14 @@ def child(context):
 
 
 def build_dict(*pairs):
-    """``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, each evaluated key first."""
+    """``dict(k => v, ...)`` as modules compiled before ``frozen_dict`` build it."""
     return bridge.frozen_dict(dict(pairs))
+
+
+frozen_dict = bridge.frozen_dict
+"""``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, the generated dict display frozen
+(``final_dict`` when every key is a string constant)."""
+final_dict = bridge.final_dict
 
 
 def dict_of_pairs(items, context, engine):
