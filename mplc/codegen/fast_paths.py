@@ -76,7 +76,7 @@ def _rejected_literal(name: str, args: tuple[ir.Expr, ...]) -> bool:
 
 # ``format`` inline: arguments an int within this bound (at most 18 digits) or a string shorter than
 # this, a format of plain fields whose result then stays below SHORT_TEXT characters: every
-# value involved is far below any memory quota (the runtime's ``bridge.is_small`` measure).
+# value involved is far below any memory quota (4 KiB at most).
 FORMAT_INT_BOUND = 10 ** 18
 FORMAT_STRING_BOUND = 64
 SHORT_TEXT = 1000
@@ -338,7 +338,9 @@ class FastPaths:
         if isinstance(member, ir.KeywordConstant):
             site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name),
                                                            at.Constant(value=self.legacy)))
-            return _triple_call(at, site, self.builder.expression_code(receiver))
+            if self.legacy:
+                return _triple_call(at, site, self.builder.expression_code(receiver))
+            return self._key_read(at, site, member.name, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
                 and not member.name.startswith("#"):
             arguments = self.builder.call_arguments(at, member.args, item_functions=True)
@@ -372,6 +374,26 @@ class FastPaths:
                                                     *(self.builder.expression_code(arg) for arg in args)],
                        keywords=[])
         return at.IfExp(test=test, body=call, orelse=_triple_call(at, site, again))
+
+    def _key_read(self, at: PyAst, site: ast.expr, name: str, receiver: ast.expr) -> ast.expr:
+        """``receiver.name`` (Format >= 1.2) on a FrozenDict inline, its key read as the site
+        reads it, with yaql's quota check of the result (``getsizeof`` against the engine's
+        quota): ``_v if type(r) is FrozenDict and size(_v := r._d[name], 0) <= QUOTAS[engine]
+        else _PN(r, context, engine)`` (a value over the quota is read again by the site, which
+        raises)."""
+        first, again = self._evaluated_once(at, receiver)
+        value = self.builder.new_name("t")
+        is_frozen_dict = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
+                                    ops=[ast.Is()], comparators=[self.builder.module_constant(at, "FrozenDict")])
+        read = at.Subscript(value=at.Attribute(value=again, attr="_d", ctx=ast.Load()),
+                            slice=at.Constant(value=name), ctx=ast.Load())
+        size = at.Call(func=self.builder.module_constant(at, "size"),
+                       args=[at.NamedExpr(target=store(at, value), value=read), at.Constant(value=0)], keywords=[])
+        limit = at.Subscript(value=self.builder.module_constant(at, "MEMORY_QUOTAS"), slice=load(at, "engine"),
+                             ctx=ast.Load())
+        within = at.Compare(left=size, ops=[ast.LtE()], comparators=[limit])
+        return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, within]), body=load(at, value),
+                        orelse=_triple_call(at, site, again))
 
     def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:
         """``(first use, later uses)`` of a value: a local as it is, anything else bound to a

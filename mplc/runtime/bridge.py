@@ -75,36 +75,35 @@ _FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KE
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
 SMALL_INT = 1 << 4096
 MINUS_SMALL_INT = -SMALL_INT  # computed once: negating a 4096-bit int allocates
-# yaql measures a value's shallow size (sys.getsizeof): a FrozenDict's never grows, and a short
-# string, tuple or list is far below the quota (512 KiB).
-_SHORT = 1000
-_SHORT_SIZED = frozenset((str, tuple, list))
+# Values whose shallow size (what yaql measures, sys.getsizeof) never grows: far below any quota.
 _ALWAYS_SMALL = frozenset((bool, float, type(None), utils.FrozenDict))
 
 
-# A list of this many values, each far below the quota, is far below it too (8 KiB each at most).
-SHORT_LIST = 32
+class _MemoryQuotas(dict):
+    """Each engine's ``yaql.memoryQuota`` (none: the largest size), read once per engine."""
+
+    def __missing__(self, engine):
+        limit = utils.get_memory_quota(engine)
+        value = self[engine] = limit if limit > 0 else sys.maxsize
+        return value
 
 
-def is_small(value) -> bool:
-    """Whether a value's shallow size is far below any memory quota."""
-    value_type = type(value)
-    if value_type in _ALWAYS_SMALL:
-        return True
-    if value_type is int:
-        return MINUS_SMALL_INT < value < SMALL_INT
-    return value_type in _SHORT_SIZED and len(value) < _SHORT
+MEMORY_QUOTAS = _MemoryQuotas()
+_size = sys.getsizeof
+_ZEROS = itertools.repeat(0)
 
 
 def quota(engine, result):
-    """yaql's memory quota check of a result, skipped for values far below any quota."""
-    if type(result) not in _ALWAYS_SMALL and not is_small(result):
-        utils.limit_memory_usage(engine, (1, result))
+    """yaql's memory quota check of a result (``utils.limit_memory_usage``): its shallow size."""
+    if type(result) not in _ALWAYS_SMALL and _size(result, 0) > MEMORY_QUOTAS[engine]:
+        raise yaql_exceptions.MemoryQuotaExceededException()
     return result
 
 
-def all_small(values) -> bool:
-    return all(map(is_small, values))
+def quota_all(engine, values) -> None:
+    """yaql's memory quota check of several values at once: their shallow sizes summed."""
+    if sum(map(_size, values, _ZEROS)) > MEMORY_QUOTAS[engine]:
+        raise yaql_exceptions.MemoryQuotaExceededException()
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -200,9 +199,13 @@ def _finalized_items(items) -> list:
 def final_dict(plain: dict) -> utils.FrozenDict:
     """``frozen_dict(plain)`` for a dict whose keys are strings: marked final when every value
     is a scalar."""
-    frozen = frozen_dict(plain)
-    if _SCALARS.issuperset(map(type, plain.values())):
-        frozen._mplc_final = True
+    frozen = _new_object(_FROZEN_DICT)
+    frozen._d = plain
+    frozen._hash = None
+    for value in plain.values():  # frozenset.issuperset would build a set of the types first
+        if type(value) not in _SCALARS:
+            return frozen
+    frozen._mplc_final = True
     return frozen
 
 
