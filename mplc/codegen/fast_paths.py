@@ -377,22 +377,36 @@ class FastPaths:
 
     def _key_read(self, at: PyAst, site: ast.expr, name: str, receiver: ast.expr) -> ast.expr:
         """``receiver.name`` (Format >= 1.2) on a FrozenDict inline, its key read as the site
-        reads it, with yaql's quota check of the result (``getsizeof`` against the engine's
-        quota): ``_v if type(r) is FrozenDict and size(_v := r._d[name], 0) <= QUOTAS[engine]
-        else _PN(r, context, engine)`` (a value over the quota is read again by the site, which
-        raises)."""
+        reads it, when the value is far below any memory quota as the runtime's ``quota``
+        judges it (a short string, an int within the inline bound, a float, bool, null or
+        FrozenDict): ``_v if type(r) is FrozenDict and ((_k := type(_v := r._d[name])) is str
+        and len(_v) < SHORT or _k is int and L < _v < C or _k in ALWAYS_SMALL) else _PN(r,
+        context, engine)`` (any other value is read again by the site, which checks it)."""
         first, again = self._evaluated_once(at, receiver)
-        value = self.builder.new_name("t")
+        value, value_type = load(at, self.builder.new_name("t")), self.builder.new_name("t")
+        constant = self.builder.module_constant
+
+        def store_of(name_node: ast.Name) -> ast.Name:
+            return store(at, name_node.id)
+
         is_frozen_dict = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
-                                    ops=[ast.Is()], comparators=[self.builder.module_constant(at, "FrozenDict")])
+                                    ops=[ast.Is()], comparators=[constant(at, "FrozenDict")])
         read = at.Subscript(value=at.Attribute(value=again, attr="_d", ctx=ast.Load()),
                             slice=at.Constant(value=name), ctx=ast.Load())
-        size = at.Call(func=self.builder.module_constant(at, "size"),
-                       args=[at.NamedExpr(target=store(at, value), value=read), at.Constant(value=0)], keywords=[])
-        limit = at.Subscript(value=self.builder.module_constant(at, "MEMORY_QUOTAS"), slice=load(at, "engine"),
-                             ctx=ast.Load())
-        within = at.Compare(left=size, ops=[ast.LtE()], comparators=[limit])
-        return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, within]), body=load(at, value),
+        read_type = at.NamedExpr(target=store(at, value_type), value=at.Call(
+            func=load(at, "type"), args=[at.NamedExpr(target=store_of(value), value=read)], keywords=[]))
+        short_string = at.BoolOp(op=ast.And(), values=[
+            at.Compare(left=read_type, ops=[ast.Is()], comparators=[load(at, "str")]),
+            at.Compare(left=at.Call(func=load(at, "len"), args=[value], keywords=[]), ops=[ast.Lt()],
+                       comparators=[constant(at, "SHORT")])])
+        small_int = at.BoolOp(op=ast.And(), values=[
+            at.Compare(left=load(at, value_type), ops=[ast.Is()], comparators=[load(at, "int")]),
+            at.Compare(left=constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
+                       comparators=[value, constant(at, "INLINE_BOUND")])])
+        always_small = at.Compare(left=load(at, value_type), ops=[ast.In()],
+                                  comparators=[constant(at, "ALWAYS_SMALL")])
+        small = at.BoolOp(op=ast.Or(), values=[short_string, small_int, always_small])
+        return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, small]), body=value,
                         orelse=_triple_call(at, site, again))
 
     def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:

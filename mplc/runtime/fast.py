@@ -27,8 +27,8 @@ _TYPE_KEY = bridge.TYPE_KEY
 _NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
 _NUMBERS = (int, float)
 FrozenDict = utils.FrozenDict
-size = sys.getsizeof
-MEMORY_QUOTAS = bridge.MEMORY_QUOTAS
+SHORT = bridge.SHORT
+ALWAYS_SMALL = bridge.ALWAYS_SMALL
 _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 _SMALL = bridge.SMALL_INT
@@ -175,12 +175,16 @@ frozen_dict = bridge.frozen_dict
 final_dict = bridge.final_dict
 
 
+_dict_size = dict.__sizeof__
+_DICT_GC_HEADER = sys.getsizeof({}) - {}.__sizeof__()  # what sys.getsizeof adds to a dict's own size
+
+
 def dict_of_pairs(items, context, engine):
     """``dict(pairs)``: the one overload that takes a positional argument, yaql's
     ``dict(items)``, for what its ``Iterable`` parameter admits (no string, no mapping). Its
     result, a FrozenDict, needs no quota check."""
     if isinstance(items, collections.abc.Iterable) and not isinstance(items, (str, utils.MappingType)):
-        limit = MEMORY_QUOTAS[engine]
+        limit = bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
         result = {}
         try:
             for pair in _limit_iterable(_quota(engine, items), engine):
@@ -190,7 +194,7 @@ def dict_of_pairs(items, context, engine):
                     pair = iter(pair)
                     key = next(pair)
                     result[key] = next(pair)
-                if size(result, 0) > limit:  # yaql checks after each pair
+                if _dict_size(result) > limit:  # yaql checks getsizeof after each pair
                     raise yaql_exceptions.MemoryQuotaExceededException()
         except StopIteration as error:  # a pair too short: yaql's runner wraps it
             raise yaql_exceptions.WrappedException(error) from None
