@@ -258,13 +258,18 @@ class FastPaths:
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
         if name == "dict" and not self.legacy and all(isinstance(arg, ir.MappingRule) for arg in args):
-            keys, values = [], []
+            named = all(isinstance(arg.source, ir.KeywordConstant)
+                        or (isinstance(arg.source, ir.Constant) and type(arg.source.value) is str) for arg in args)
+            keys, values, unchecked = [], [], []
             for arg in args:  # a display evaluates each key, then its value, in order
                 keys.append(operand(arg.source))
-                values.append(operand(arg.destination))
-            named = all(isinstance(key, ast.Constant) and type(key.value) is str for key in keys)
+                value = operand(arg.destination)
+                if named and not self._certainly_scalar(arg.destination):
+                    value, use = self._evaluated_once(at, value)
+                    unchecked.append(use)
+                values.append(value)
             fast = at.Call(func=fast_attribute(at, "final_dict" if named else "frozen_dict"),
-                           args=[at.Dict(keys=keys, values=values)], keywords=[])
+                           args=[at.Dict(keys=keys, values=values), *unchecked], keywords=[])
         elif name == "dict" and not self.legacy and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "dict_of_pairs"), operand(args[0]))
         elif name == "format" and args and _plain_arguments(args):
@@ -445,6 +450,17 @@ class FastPaths:
         child = at.Call(func=fast_attribute(at, "child"), args=[load(at, "context")], keywords=[])
         return at.Call(func=load(at, function),
                        args=[fast_attribute(at, "NO_VALUE"), child, load(at, "engine")], keywords=[])
+
+    def _certainly_scalar(self, tree: ir.Expr) -> bool:
+        """Whether ``tree`` yields a scalar whatever its operands (``returns_scalar``, and calls
+        of ``format``, ``len`` and ``mod``, whose every overload returns a string or a number)."""
+        if isinstance(tree, ir.Wrap):
+            return self._certainly_scalar(tree.expr)
+        if self.returns_scalar(tree) or isinstance(tree, ir.KeywordConstant):
+            return True
+        return isinstance(tree, ir.Function) and (
+            (tree.name == "#operator_mod" and len(tree.args) == 2)
+            or (tree.name in ("format", "len") and tree.uses_receiver and _plain_arguments(tree.args)))
 
     @staticmethod
     def returns_scalar(tree: ir.Expr) -> bool:

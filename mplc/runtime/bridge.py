@@ -213,13 +213,14 @@ def _finalized_items(items) -> list:
             else finalize(item) for item in items]
 
 
-def final_dict(plain: dict) -> utils.FrozenDict:
-    """``frozen_dict(plain)`` for a dict whose keys are strings: marked final when every value
-    is a scalar."""
+def final_dict(plain: dict, *unchecked) -> utils.FrozenDict:
+    """``frozen_dict(plain)`` for a dict whose keys are strings and whose values are scalars
+    but for ``unchecked`` (generated code knows the others): marked final when those are
+    scalars too."""
     frozen = _new_object(_FROZEN_DICT)
     frozen._d = plain
     frozen._hash = None
-    for value in plain.values():  # frozenset.issuperset would build a set of the types first
+    for value in unchecked:
         if type(value) not in _SCALARS:
             return frozen
     frozen._mplc_final = True

@@ -69,6 +69,9 @@ CASES = [
     # dict(k => v): final when its values are scalars, finalized otherwise
     ("$b.select(dict(k => $, n => $a))", 1, ((1, 2), 3), ({"k": (1, 2), "n": 1}, {"k": 3, "n": 1})),
     ("dict(k => $b.select($ * 2))", None, (1, 2), {"k": (2, 4)}),
+    ("$b.select(dict(k => $.select($ * 2), n => len($), m => $ = 1, f => format('{0}', 1)))", None, ((1, 2),),
+     ({"k": (2, 4), "n": 2, "m": False, "f": "1"},)),
+    ("$b.select(dict($ => 1, k => [$]))", None, ("a",), ({"a": 1, "k": ("a",)},)),
 ]
 
 
