@@ -65,6 +65,19 @@ class InstructionTable:
                 self._value(key)
                 self._value(item)
 
+    def _deferred(self, value: ir.Value | None) -> None:
+        """A Throw's Extra: its expressions run later, where the exception's extra is read, and
+        are the instruction there."""
+        if isinstance(value, ir.Expression):
+            self._record(value.pos, (value.source, value.pos.line, value.pos.col))
+        elif isinstance(value, ir.ListValue):
+            for item in value.items:
+                self._deferred(item)
+        elif isinstance(value, ir.DictValue):
+            for key, item in value.items:
+                self._deferred(key)
+                self._deferred(item)
+
     def _block(self, block: ir.Block | None) -> None:
         if block is not None:
             for statement in block.statements:
@@ -91,10 +104,11 @@ class InstructionTable:
             return
         self._run(node.pos, "Rethrow" if isinstance(node, ir.Rethrow) else BLOCK_CONSTRUCT)
         if isinstance(node, ir.Throw):
+            self._value(node.cause)
             for name in node.names:
                 self._value(name if isinstance(name, ir.Expression) else None)
-            for value in (node.message, node.extra, node.cause):
-                self._value(value)
+            self._value(node.message)
+            self._deferred(node.extra)
             return
         header = {ir.If: "condition", ir.While: "condition", ir.For: "collection",
                   ir.Repeat: "count", ir.Match: "value", ir.Parallel: "limit", ir.Return: "value"}.get(type(node))
@@ -116,6 +130,9 @@ class InstructionTable:
             self._branches(node.branches.statements)
         elif isinstance(node, ir.Try):
             self._block(node.body)
+            for catch in node.catches:
+                # binding As (the exception object's contracts) runs nothing of its own
+                self._record(catch.pos, self._last)
             self._branches([catch.body for catch in node.catches] + [node.otherwise])
             self._block(node.finally_)
 

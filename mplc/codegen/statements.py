@@ -7,7 +7,7 @@ belongs to the reference engine is a runtime call (docs/compiled-modules.md, "St
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 
 from mplc import ir
 from mplc.codegen.int_variables import normal_variable_name
@@ -29,6 +29,19 @@ def _context_slot(at: PyAst, name: str, ctx: ast.expr_context) -> ast.expr:
     """``context['$name']``: a variable written by For or Catch As (yaql prefixes names with ``$``)."""
     key = name if name.startswith("$") else "$" + name
     return at.Subscript(value=load(at, "context"), slice=at.Constant(value=key), ctx=ctx)
+
+
+def _reads_attribute(node, name: str) -> bool:
+    """Whether IR ``node`` holds the keyword ``name`` (``$e.extra``). A Throw's Extra read
+    through an exception's ``extra`` evaluates where it is read, with that body's variables:
+    such a body keeps them all in its context."""
+    if isinstance(node, ir.KeywordConstant):
+        return node.name == name
+    if isinstance(node, tuple):
+        return any(_reads_attribute(item, name) for item in node)
+    if is_dataclass(node) and not isinstance(node, ir.Pos):
+        return any(_reads_attribute(getattr(node, field.name), name) for field in fields(node))
+    return False
 
 
 def _names(at: PyAst, names: tuple[str, ...]) -> ast.expr:
@@ -53,7 +66,10 @@ class StatementCompiler:
             body = self.block(block, _Scope())
         finally:
             self.builder.locals = None
-        body_locals.keep_local(self.builder.context_reads)
+        context_reads = self.builder.context_reads
+        if _reads_attribute(block, "extra"):
+            context_reads = context_reads | set(body_locals.names)
+        body_locals.keep_local(context_reads)
         return self.builder.define_function(at, "body", ("context",), body_locals.prologue(at, body) + body)
 
     def _write_variable(self, at: PyAst, name: str, value: ast.expr) -> ast.stmt:
@@ -245,14 +261,34 @@ class StatementCompiler:
         return statements + [at.Try(body=[run], handlers=[handler], orelse=[], finalbody=[])] + reload
 
     def _throw(self, node: ir.Throw, scope: _Scope) -> list[ast.stmt]:
+        """The Cause is evaluated first, then the names and the Message, as the reference does;
+        the Extra is not evaluated (``_unevaluated``). A Cause the YAML writes false (null,
+        empty) is none."""
         at = PyAst(node.pos)
         names = at.Tuple(elts=[self.builder.value(name) if isinstance(name, ir.Expression)
                                else at.Constant(value=name) for name in node.names], ctx=ast.Load())
-        exception = runtime_call(at, "throw", load(at, "context"), names,
-                                 self.builder.optional_value(at, node.message),
-                                 self.builder.optional_value(at, node.extra),
-                                 self.builder.optional_value(at, node.cause))
+        extra = at.Constant(value=None) if node.extra is None else self._unevaluated(node.extra)
+        cause = at.Constant(value=None)
+        if node.cause is not None and not (isinstance(node.cause, ir.Literal) and not node.cause.value):
+            cause = runtime_call(at, "exception_cause", self.builder.value(node.cause))
+        exception = runtime_call(at, "throw", load(at, "context"), cause=cause, names=names,
+                                 message=self.builder.optional_value(at, node.message), extra=extra)
         return [at.Raise(exc=exception, cause=None)]
+
+    def _unevaluated(self, value: ir.Value) -> ast.expr:
+        """Data as the YAML wrote it (lists, dicts), each expression a hoisted
+        ``_r.deferred(_fN, _ENGINE, source)`` that yaql's finalize evaluates where it is read."""
+        at = PyAst(value.pos)
+        if isinstance(value, ir.Literal):
+            return constant(at, value.value)
+        if isinstance(value, ir.Expression):
+            function = self.builder.expression_function(value.tree)
+            return self.builder.define(at, "X", runtime_call(at, "deferred", load(at, function), load(at, "_ENGINE"),
+                                                             at.Constant(value=value.source)))
+        if isinstance(value, ir.ListValue):
+            return at.List(elts=[self._unevaluated(item) for item in value.items], ctx=ast.Load())
+        return at.Dict(keys=[self._unevaluated(key) for key, _ in value.items],
+                       values=[self._unevaluated(item) for _, item in value.items])
 
     def _try(self, node: ir.Try, scope: _Scope) -> list[ast.stmt]:
         """``except Exception``: the reference turns any Python error of a statement into a MuranoPL one."""

@@ -18,8 +18,8 @@ from mplc.runtime.errors import (AmbiguousMethodName, AmbiguousPropertyNameError
                                  PropertyReadError, PropertyWriteError,
                                  UninitializedPropertyAccessError)
 from mplc.runtime.executor import Executor
-from mplc.runtime.flow import (ParallelReturn, assign, catch_matches, condition, exception_value,
-                               failure, iterate, match_equals, misplaced, parallel, repeat_count,
+from mplc.runtime.flow import (ParallelReturn, assign, catch_matches, condition, deferred,
+                               exception_cause, exception_value, failure, iterate, match_equals, misplaced, parallel, repeat_count,
                                target, throw, variable)
 from mplc.runtime.loading import built_data
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference

@@ -66,7 +66,7 @@ def engine_for(format_version) -> object:
 
 
 # What ``finalize`` does with a value, by its type (the ABC tests below are by type too).
-_KEEP, _PLAIN_MAPPING, _PLAIN_SEQUENCE, _MAPPING, _SEQUENCE, _SET, _ITERABLE = range(7)
+_KEEP, _PLAIN_MAPPING, _PLAIN_SEQUENCE, _MAPPING, _SEQUENCE, _SET, _ITERABLE, _DEFERRED = range(8)
 _FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KEEP, type(None): _KEEP,
                    dict: _PLAIN_MAPPING, utils.FrozenDict: _PLAIN_MAPPING,
                    list: _PLAIN_SEQUENCE, tuple: _PLAIN_SEQUENCE}
@@ -126,7 +126,19 @@ def quota_all(engine, values: tuple) -> None:
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
+class Deferred:
+    """A value ``finalize`` replaces by what ``evaluate()`` returns: the reference's
+    ``#finalize`` evaluates the YAQL expressions it finds inside a result."""
+
+    __slots__ = ()
+
+    def evaluate(self):
+        raise NotImplementedError
+
+
 def _finalize_kind(value_type) -> int:
+    if issubclass(value_type, Deferred):
+        return _DEFERRED
     if issubclass(value_type, (str, bytes, int, float, bool)):
         return _KEEP
     if issubclass(value_type, utils.MappingType):
@@ -201,6 +213,8 @@ def finalize(value):
         return tuple(finalize(item) for item in value)
     if kind == _SET:
         return frozenset(finalize(item) for item in value)
+    if kind == _DEFERRED:
+        return value.evaluate()
     if value_type is _RANGE_ITERATOR:
         return tuple(limit_iterable(value))
     return tuple(_finalized_items(limit_iterable(value)))

@@ -127,6 +127,9 @@ ContractViolation = ContractViolationException
 class MuranoPlException(MuranoError):
     """A MuranoPL exception: ``names`` (first is the thrown type), message, extra, cause.
 
+    ``extra`` is a Throw's Extra as written (any value; its expressions unevaluated), checked
+    against io.murano.Exception's ``extra`` contract only when a Catch binds it with ``As``.
+
     ``stack_trace`` is a list of frames, innermost first, each a dict with ``instruction`` (the
     source text the reference shows, or None), ``file``, ``line``, ``column`` (None when
     unknown), ``method`` and ``class`` (None for Python frames).
@@ -139,7 +142,7 @@ class MuranoPlException(MuranoError):
         self.names = names
         self.message = message
         self.stack_trace = list(stack_trace)
-        self.extra = dict(extra or {})
+        self.extra = extra or {}
         self.cause = cause
         self.original = original
 

@@ -99,7 +99,11 @@ def _frames_outward(innermost_first):
     resolved = False
     for frame, line, instruction_offset in innermost_first:
         code = frame.f_code
-        if code is run_body.__code__:
+        if code is _DEFERRED_EVALUATION:
+            # the reference shows the statement that read a Throw's Extra, not its expressions
+            pending = None
+            resolved = False
+        elif code is run_body.__code__:
             method = frame.f_locals.get("method")
             if pending is not None:
                 pending["method"] = method.name
@@ -795,7 +799,9 @@ class GreenLock:
 # --- Throw / Catch -------------------------------------------------------------------------------
 
 def throw(context, names, message=None, extra=None, cause=None):
-    """The exception a ``Throw`` raises; ``cause`` is an exception object from ``As``."""
+    """The exception a ``Throw`` raises; ``cause`` is an exception object from ``As``; ``extra``
+    is the Extra data as written, its expressions ``DeferredExpression``s (generated code
+    passes ``cause`` first: the reference evaluates it before the names and the message)."""
     if isinstance(names, str):
         names = [names]
     scope = context[bridge.TYPE]
@@ -807,7 +813,55 @@ def throw(context, names, message=None, extra=None, cause=None):
         native_cause = cause.real_this.properties.get("nativeException")
     elif isinstance(cause, errors.MuranoPlException):
         native_cause = cause
-    return errors.MuranoPlException(resolved, message, current_stack(), dict(extra or {}), native_cause)
+    return errors.MuranoPlException(resolved, message, current_stack(), extra, native_cause)
+
+
+class DeferredExpression(bridge.Deferred):
+    """An expression of a Throw's Extra, kept unevaluated as the reference keeps it: yaql's
+    ``#finalize`` evaluates it in the context of the statement whose value holds it
+    (``$e.extra.a`` in a Catch sees the Catch's variables), every time one does. Anything else
+    sees an opaque value whose text is the expression's."""
+
+    __slots__ = ("function", "engine", "source")
+
+    def __init__(self, function, engine, source):
+        self.function = function
+        self.engine = engine
+        self.source = source
+
+    def __str__(self):
+        return self.source
+
+    def __repr__(self):
+        return f"YAQL({self.source})"
+
+    def evaluate(self):
+        context = _statement_context(sys._getframe(1))
+        if context is None:
+            return self
+        return bridge.evaluate(self.function, context, self.engine)
+
+
+deferred = DeferredExpression
+_DEFERRED_EVALUATION = DeferredExpression.evaluate.__code__
+
+
+def exception_cause(cause):
+    """The native exception of a Throw's ``Cause`` (an exception object from ``As``), read as
+    the reference reads it: any other value fails, null included."""
+    if isinstance(cause, MuranoObject):
+        return cause.get_property("nativeException")
+    raise AttributeError(f"'{type(cause).__name__}' object has no attribute 'get_property'")
+
+
+def _statement_context(frame):
+    """The context of the innermost generated function running (a method body's, a branch's or
+    an expression's): the context of the statement being evaluated."""
+    for running in _live_frames(frame):
+        code = running.f_code
+        if code.co_filename.endswith(YAML_SUFFIXES) and "context" in code.co_varnames[:code.co_argcount]:
+            return running.f_locals["context"]
+    return None
 
 
 TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
@@ -896,7 +950,7 @@ def exception_value(exception):
     obj = executor.load_object({executor.find_class("io.murano.Exception").reference: {}}, None)
     values = {"name": name, "message": exception.message,
               "stackTrace": stack_trace_object(executor, exception.stack_trace, obj),
-              "extra": utils.FrozenDict(exception.extra), "nativeException": exception}
+              "extra": exception.extra, "nativeException": exception}
     part = obj.real_this
     for key, value in values.items():
         if key in ("name", "message", "extra"):

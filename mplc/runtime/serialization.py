@@ -624,7 +624,8 @@ def destruction_order(doomed):
 
 def model_objects(root):
     """What the run's result keeps when the run ends: the root and the objects its serialisable
-    properties (not Runtime or Config ones) refer to, directly or further on; neither static
+    properties (not Runtime or Config ones, wherever in the class's ancestry they are declared)
+    refer to, directly or further on; neither static
     properties nor owners count, as in the reference's finalisation."""
     found = set()
     stack = [root] if root is not None else []
@@ -634,10 +635,9 @@ def model_objects(root):
             continue
         found.add(obj)
         for part in obj.parts():
-            declared = part.type.properties
             for name, value in part.properties.items():
-                prop = declared.get(name)
-                if prop is None or prop.usage not in HIDDEN_USAGES:
+                declarations = part.type.find_properties(name)
+                if not declarations or declarations[0].usage not in HIDDEN_USAGES:
                     stack.extend(_referenced(value))
     return found
 
