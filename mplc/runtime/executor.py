@@ -43,6 +43,8 @@ _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
+CallContext = bridge.CallContext
+_PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
 _NO_DATA: dict = {}
 
 
@@ -383,8 +385,8 @@ class Executor:
         holding ``$this``, the caller's state, the method, and (filled by the caller) the
         arguments. The runtime keys a method body reads are all set here, so lookups from the
         body end in this context instead of walking to the root."""
-        context = plan.parent.create_child_context()
-        data = context._data = plan.template.copy()
+        data = plan.template.copy()
+        context = (child_context if plan.native else call_context_of)(plan.parent, data)
         data[_THIS_KEY] = data[_RECEIVER_KEY] = (
             this.real_this if type(this) is MuranoObject and not plan.is_static else plan.static_this)
         if caller_context is not None:
@@ -689,6 +691,15 @@ def child_context(parent, data):
     return context
 
 
+def call_context_of(parent, data):
+    """A ``bridge.CallContext`` child of ``parent`` holding ``data``."""
+    context = _new_object(CallContext)
+    context._parent_context = parent
+    context._convention = parent._convention
+    context._data = data
+    return context
+
+
 _new_object = object.__new__
 
 
@@ -743,7 +754,7 @@ class CallPlan:
     ``argument_keys``: the arguments' keys in declaration order; ``positional``: no VarArgs or
     KwArgs; ``synchronize``: the method's Synchronize Meta entry, or None."""
 
-    __slots__ = ("parent", "template", "is_static", "static_this", "argument_keys",
+    __slots__ = ("parent", "template", "native", "is_static", "static_this", "argument_keys",
                  "positional", "synchronize")
 
     def __init__(self, method, type_context):
@@ -752,7 +763,8 @@ class CallPlan:
             _TYPE_KEY: declaring_type, _NAMES_SCOPE_KEY: declaring_type, _CURRENT_METHOD_KEY: method,
             _CALLER_CONTEXT_KEY: None, _ALLOW_PROPERTY_WRITES_KEY: None, _ARGUMENT_OWNER_KEY: None,
             _SKIP_FRAME_KEY: None})
-        self.template = {} if method.native is not None else {_VARIABLE_SCOPE_KEY: True}
+        self.native = method.native is not None
+        self.template = {} if self.native else {_VARIABLE_SCOPE_KEY: True}
         self.is_static = method.is_static
         self.static_this = declaring_type.reference
         self.argument_keys = tuple(bridge.stored_key("$" + name) for name in method.arguments)
@@ -771,11 +783,12 @@ class DirectCall:
     checked, as yaql hands it to the stub as a constant). Outside Parallel branches and without a
     Synchronize meta nothing is locked, so the call context is built here from the caller's keys
     (in its own data for a method body; looked up, as ``Executor.invoke`` does, for a lambda's
-    context); a call through a Python entry point's frame, or anything else, takes
-    ``Executor.invoke``."""
+    context) and the body runs here, as ``run_body`` runs it (this frame is a method's frame
+    while it holds ``context``: see ``running_method``); a call through a Python entry point's
+    frame, or anything else, takes ``Executor.invoke``."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
-                 "takes_invoke", "first_key")
+                 "takes_invoke", "first_key", "body", "parent", "convention")
 
     def __init__(self, method, literal_nulls):
         self.method = method
@@ -790,43 +803,58 @@ class DirectCall:
         self.plan = self.executor.call_plan(method)
         self.takes_invoke = self.plan.synchronize is not None
         self.first_key = self.plan.argument_keys[0] if self.arguments else None
+        self.body = method.spec.body
+        self.parent = self.plan.parent
+        self.convention = self.parent._convention
 
-    def call(self, receiver, context, engine, *values):
+    def call(self, receiver, caller, engine, *values):
         if len(values) == 1 == self.arity:
             types, when = self.accepted[0]
             value = values[0]
             if type(value) not in types or (when is not None and not when(value, None, engine)):
-                values = self._checked(receiver, context, engine, values)
+                values = self._checked(receiver, caller, engine, values)
         else:
             for value, (types, when) in zip(values, self.accepted):
                 if type(value) not in types or (when is not None and not when(value, None, engine)):
-                    values = self._checked(receiver, context, engine, values)
+                    values = self._checked(receiver, caller, engine, values)
                     break
             else:
                 if len(values) < self.arity:
-                    values = self._checked(receiver, context, engine, values)
-        caller_data = context._data if type(context) is Context else _NO_DATA
+                    values = self._checked(receiver, caller, engine, values)
+        caller_data = caller._data if type(caller) in _PLAIN_CONTEXTS else _NO_DATA
         if _VARIABLE_SCOPE_KEY in caller_data:  # a method body's own call context
             allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = False
         else:  # a lambda's context, say
-            allow_writes = bridge.lookup(context, _ALLOW_PROPERTY_WRITES_KEY)
-            skip_frame = bridge.lookup(context, _SKIP_FRAME_KEY)
+            allow_writes = bridge.lookup(caller, _ALLOW_PROPERTY_WRITES_KEY)
+            skip_frame = bridge.lookup(caller, _SKIP_FRAME_KEY)
         if (self.takes_invoke or skip_frame
                 or (flow._running_parallels and flow.in_parallel_branch())):
-            result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, context)
+            result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, caller)
+        elif self.body is None:
+            result = None
         else:
             this = receiver if receiver.type is self.declaring_type else receiver.cast(self.declaring_type)
             if this.destroyed:
                 raise errors.ObjectDestroyedError(this)
             this = this.real_this
             data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
-                    _CALLER_CONTEXT_KEY: context, _ALLOW_PROPERTY_WRITES_KEY: allow_writes}
+                    _CALLER_CONTEXT_KEY: caller, _ALLOW_PROPERTY_WRITES_KEY: allow_writes}
             if len(values) == 1:
                 data[self.first_key] = values[0]
             elif values:
                 data.update(zip(self.plan.argument_keys, values))
-            result = run_body(self.method, child_context(self.plan.parent, data))
+            context = _new_object(CallContext)
+            context._parent_context = self.parent
+            context._convention = self.convention
+            context._data = data
+            try:
+                result = self.body(context)
+            except errors.MuranoPlException:
+                raise
+            except Exception as error:
+                raise flow.to_murano_exception(error, sys.exc_info()[2]) from None
+            del context
         if type(result) is int and _MINUS_SMALL_INT < result < _SMALL_INT:
             return result
         return bridge.quota(engine, result)
@@ -871,18 +899,33 @@ def run_body(method, context):
         raise to_murano_exception(error, sys.exc_info()[2]) from None
 
 
+def running_method(frame):
+    """The method whose body ``frame`` runs when it is a method's frame (``run_body``'s, or
+    ``DirectCall.call``'s while it holds the call context), else None."""
+    code = frame.f_code
+    if code is _RUN_BODY_CODE:
+        return frame.f_locals["method"]
+    if code is _DIRECT_CALL_CODE:
+        frame_locals = frame.f_locals
+        if "context" in frame_locals:
+            return frame_locals["self"].method
+    return None
+
+
 def running_body_contexts(executor):
-    """The call contexts of the method bodies ``executor`` is running: the ``run_body`` frames
-    on the running green thread's stack and on every live Parallel branch's (the garbage
-    collector's roots; found when it runs, so calls register nothing)."""
+    """The call contexts of the method bodies ``executor`` is running: those of the method
+    frames (``running_method``) on the running green thread's stack and on every live Parallel
+    branch's (the garbage collector's roots; found when it runs, so calls register nothing)."""
     for frame in flow.running_frames():
-        if frame.f_code is _RUN_BODY_CODE:
-            frame_locals = frame.f_locals
-            if frame_locals["method"].declaring_type.executor is executor:
-                yield frame_locals["context"]
+        if frame.f_code in _METHOD_FRAME_CODES:
+            method = running_method(frame)
+            if method is not None and method.declaring_type.executor is executor:
+                yield frame.f_locals["context"]
 
 
 _RUN_BODY_CODE = run_body.__code__
+_DIRECT_CALL_CODE = DirectCall.call.__code__
+METHOD_FRAME_CODES = _METHOD_FRAME_CODES = frozenset((_RUN_BODY_CODE, _DIRECT_CALL_CODE))
 
 
 __all__ = ["Executor", "Package", "running_body_contexts"]

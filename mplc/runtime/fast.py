@@ -141,6 +141,7 @@ def index(collection, key, context, engine):
     return _call("#indexer", context, engine, collection, key)
 
 
+_PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
 variable = bridge.lookup  # ``$x`` as generated code names it: already in stored form
 
 
@@ -149,7 +150,7 @@ def set_variable(context, name, value):
     variable scope, the nearest context marked as one, as ``flow.assign`` does."""
     scope = context
     while scope is not None:
-        if type(scope) is contexts.Context:
+        if type(scope) in _PLAIN_CONTEXTS:
             if scope._data.get(_VARIABLE_SCOPE_KEY):
                 scope._data[name] = value
                 return
@@ -234,7 +235,7 @@ def new_object(context, engine, type_name, *properties):
         reference = executor.find_class(type_name, scope).reference
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
-    parameters = {name: bridge.finalize(_quota(engine, value)) for name, value in properties}
+    parameters = {name: bridge.thaw(_quota(engine, value)) for name, value in properties}
     load_context = context.create_child_context()
     created = executor.new_object(reference.type, parameters, load_context)
     if created is None:
@@ -280,7 +281,7 @@ class PropertyRead:
 
 def _defines(layer, name) -> bool:
     """Whether one layer of a context chain may hold a function called ``name``."""
-    if type(layer) is contexts.Context:
+    if type(layer) in _PLAIN_CONTEXTS:
         return name in layer._functions
     if type(layer) is contexts.LinkedContext:
         return _defines(layer.linked_context, name)
@@ -314,7 +315,7 @@ def _per_item(function, context, engine):
     """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context
     (the queries call a lazy argument's ``item_function`` instead, with none)."""
     scope = context.create_child_context()
-    if type(scope) is contexts.Context:
+    if type(scope) in _PLAIN_CONTEXTS:
         return lambda item: function(NO_VALUE, child_context(scope, {"$1": item}), engine)
 
     def call(item):

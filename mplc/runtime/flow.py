@@ -93,18 +93,18 @@ def _frames_outward(innermost_first):
     """MuranoPL frames, innermost first, one per running method as the reference's: the
     instruction the method runs (the innermost frame of its code that the instruction table
     knows, else its innermost YAML code location)."""
-    from mplc.runtime.executor import run_body
+    from mplc.runtime.executor import METHOD_FRAME_CODES, running_method
     result = []
     pending = None
     resolved = False
     for frame, line, instruction_offset in innermost_first:
         code = frame.f_code
+        method = running_method(frame) if code in METHOD_FRAME_CODES else None
         if code is _DEFERRED_EVALUATION:
             # the reference shows the statement that read a Throw's Extra, not its expressions
             pending = None
             resolved = False
-        elif code is run_body.__code__:
-            method = frame.f_locals.get("method")
+        elif method is not None:
             if pending is not None:
                 pending["method"] = method.name
                 pending["class"] = method.declaring_type.name
@@ -121,11 +121,11 @@ def _frames_outward(innermost_first):
 def _native_frames(innermost_first):
     """The Python frames of a Python error inside the innermost method, innermost first, as
     the reference lists them after its MuranoPL frames (file, line, function, source line)."""
-    from mplc.runtime.executor import run_body
+    from mplc.runtime.executor import METHOD_FRAME_CODES, running_method
     result = []
     for frame, line, _ in innermost_first:
         code = frame.f_code
-        if code is run_body.__code__:
+        if code in METHOD_FRAME_CODES and running_method(frame) is not None:
             break
         if not code.co_filename.endswith(YAML_SUFFIXES):
             result.append({"instruction": linecache.getline(code.co_filename, line).strip(),
@@ -161,13 +161,14 @@ def _through_frozen_module(traceback) -> bool:
     """Did a Python error pass through a frozen module's frame inside the innermost method?"""
     if traceback is None:
         return False
-    from mplc.runtime.executor import run_body
+    from mplc.runtime.executor import METHOD_FRAME_CODES, running_method
     frames = []
     while traceback is not None:
-        frames.append(traceback.tb_frame.f_code)
+        frames.append(traceback.tb_frame)
         traceback = traceback.tb_next
-    for code in reversed(frames):
-        if code is run_body.__code__:
+    for frame in reversed(frames):
+        code = frame.f_code
+        if code in METHOD_FRAME_CODES and running_method(frame) is not None:
             return False
         if code.co_filename.startswith("<frozen "):
             return True

@@ -130,7 +130,7 @@ class LoadSession:
         the second pass would write every property again with the value it has: it is skipped."""
         caller_type = None
         if context is not None:
-            data = bridge.finalize(data)  # both passes read it: lazy values must survive one
+            data = bridge.thaw(data)  # both passes read it: lazy values must survive one
             caller_type = bridge.lookup(context, bridge.TYPE_KEY)
         self.initializing = True
         self.needs_second_pass = False

@@ -133,6 +133,26 @@ def test_child_context_is_what_yaql_builds(linked):
     assert ours["x"] == 1 and ours.parent is parent and ours.collect_functions("len")
 
 
+def test_call_context_is_what_yaql_builds():
+    """Call contexts share empty function tables: the same attributes yaql's constructor sets,
+    the same lookups, children are plain contexts, and registering a function fails loudly."""
+    import yaql
+    from yaql.language import contexts
+
+    from mplc.runtime.bridge import CallContext
+    from mplc.runtime.executor import call_context_of
+    parent = yaql.create_context().create_child_context()
+    ours, theirs = call_context_of(parent, {"$x": 1}), parent.create_child_context()
+    theirs["x"] = 1
+    assert isinstance(ours, contexts.Context) and type(ours) is CallContext
+    for name in vars(theirs):
+        assert getattr(ours, name) == getattr(theirs, name)
+    assert ours["x"] == 1 and ours.parent is parent and ours.collect_functions("len")
+    assert type(ours.create_child_context()) is contexts.Context
+    with pytest.raises(AttributeError):
+        ours.register_function(lambda: None, name="f")
+
+
 def test_frozen_dict_is_what_yaql_builds():
     """bridge.frozen_dict builds FrozenDicts without their constructor: same attributes and values."""
     from yaql.language import utils
