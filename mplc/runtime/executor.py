@@ -541,8 +541,13 @@ class Executor:
     def get_static_property(self, murano_type, name, context):
         prop = murano_type.find_static_property(name)
         value = self.static_values.get(prop, NO_VALUE)
-        if value is NO_VALUE and prop.spec.default_source is not None:
-            value = prop.check_unevaluated_default(_context_type(context))
+        if value is NO_VALUE:
+            # the reference hands the contract the Default as written: an expression unevaluated,
+            # a list or mapping as a list or dict (its violations read ``Value [1, 2]``)
+            if prop.spec.default_source is not None:
+                value = prop.check_unevaluated_default(_context_type(context))
+            elif type(prop.spec.default) is bridge.ConstantDefault and prop.spec.contract is not None:
+                value = bridge.thaw(prop.spec.default.value)
         return prop.transform(value, prop.declaring_type, None, _context_type(context))
 
     def set_static_property(self, murano_type, name, value, context, dry_run=False):
