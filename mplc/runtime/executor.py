@@ -843,11 +843,16 @@ class DirectCall:
             if this.destroyed:
                 raise errors.ObjectDestroyedError(this)
             this = this.real_this
-            data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
-                    _CALLER_CONTEXT_KEY: caller, _ALLOW_PROPERTY_WRITES_KEY: allow_writes}
-            if len(values) == 1:
-                data[self.first_key] = values[0]
-            elif values:
+            # five keys fill a new dict's table without a resize; the method's context holds
+            # None for property writes, so only a caller that allows them adds the key
+            if len(values) == 1 and allow_writes is None:
+                data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
+                        _CALLER_CONTEXT_KEY: caller, self.first_key: values[0]}
+            else:
+                data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
+                        _CALLER_CONTEXT_KEY: caller}
+                if allow_writes is not None:
+                    data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
                 data.update(zip(self.plan.argument_keys, values))
             context = _new_object(CallContext)
             context._parent_context = self.parent
