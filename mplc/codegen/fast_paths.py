@@ -11,6 +11,7 @@ Helpers check their operand types at run time and fall back to the bridge otherw
 from __future__ import annotations
 
 import ast
+import string
 from typing import TYPE_CHECKING
 
 from mplc import ir
@@ -71,6 +72,34 @@ def _rejected_literal(name: str, args: tuple[ir.Expr, ...]) -> bool:
     return any((isinstance(arg, ir.Constant) and type(arg.value) in rejected)
                or (isinstance(arg, ir.KeywordConstant) and str in rejected)
                for arg, rejected in zip(args, rejected_types))
+
+
+# ``format`` inline: arguments an int within this bound (at most 18 digits) or a string shorter than
+# this, a format of plain fields whose result then stays below SHORT_TEXT characters: every
+# value involved is far below any memory quota (4 KiB at most).
+FORMAT_INT_BOUND = 10 ** 18
+FORMAT_STRING_BOUND = 64
+SHORT_TEXT = 1000
+
+
+def _inline_format_argument(value) -> bool:
+    return ((type(value) is int and -FORMAT_INT_BOUND < value < FORMAT_INT_BOUND)
+            or (type(value) is str and len(value) < FORMAT_STRING_BOUND))
+
+
+def _inline_format(text, arguments: int) -> bool:
+    """Whether ``format(text, ...)`` may run as ``text.format(...)`` for arguments that
+    ``_inline_format_argument`` admits: a string whose fields name an argument by position
+    only (no attribute, item, conversion or format spec) and that stays short."""
+    if type(text) is not str or arguments > 8:
+        return False
+    try:
+        fields = [(name, spec, conversion)
+                  for _, name, spec, conversion in string.Formatter().parse(text) if name is not None]
+    except ValueError:
+        return False
+    plain = all((name == "" or name.isdigit()) and not spec and conversion is None for name, spec, conversion in fields)
+    return plain and len(text) + len(fields) * FORMAT_STRING_BOUND < SHORT_TEXT
 
 
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
@@ -229,15 +258,22 @@ class FastPaths:
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
         if name == "dict" and not self.legacy and all(isinstance(arg, ir.MappingRule) for arg in args):
-            pairs = [at.Tuple(elts=[operand(arg.source), operand(arg.destination)], ctx=ast.Load())
-                     for arg in args]
-            fast = at.Call(func=fast_attribute(at, "build_dict"), args=pairs, keywords=[])
+            named = all(isinstance(arg.source, ir.KeywordConstant)
+                        or (isinstance(arg.source, ir.Constant) and type(arg.source.value) is str) for arg in args)
+            keys, values, unchecked = [], [], []
+            for arg in args:  # a display evaluates each key, then its value, in order
+                keys.append(operand(arg.source))
+                value = operand(arg.destination)
+                if named and not self._certainly_scalar(arg.destination):
+                    value, use = self._evaluated_once(at, value)
+                    unchecked.append(use)
+                values.append(value)
+            fast = at.Call(func=fast_attribute(at, "final_dict" if named else "frozen_dict"),
+                           args=[at.Dict(keys=keys, values=values), *unchecked], keywords=[])
         elif name == "dict" and not self.legacy and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "dict_of_pairs"), operand(args[0]))
         elif name == "format" and args and _plain_arguments(args):
-            fast = at.Call(func=fast_attribute(at, "format_string"),
-                           args=[load(at, "context"), load(at, "engine"), *(operand(arg) for arg in args)],
-                           keywords=[])
+            fast = self._format(at, args)
         elif name == "len" and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "length"), operand(args[0]))
         elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
@@ -257,11 +293,59 @@ class FastPaths:
         return at.IfExp(test=without_receiver, body=fast,
                         orelse=self.builder.call_code(at, name, args))
 
+    def _format(self, at: PyAst, args: tuple[ir.Expr, ...]) -> ast.expr:
+        """``format(f, a...)``: ``_r.fast.format_string``; with a constant ``f`` whose fields are
+        plain (``_inline_format``), ``f.format(a...)`` itself while each argument is a short
+        string or an int of at most 18 digits, for which the helper's quota checks all pass and
+        mplc's ``format`` is ``str.format``."""
+        operands = [self.builder.expression_code(arg) for arg in args]
+        text = args[0].expr if isinstance(args[0], ir.Wrap) else args[0]
+        if not (isinstance(text, ir.Constant) and _inline_format(text.value, len(args) - 1)):
+            return at.Call(func=fast_attribute(at, "format_string"),
+                           args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
+        guards, uses = [], []
+        for code in operands[1:]:
+            if isinstance(code, ast.Constant):
+                if not _inline_format_argument(code.value):
+                    return at.Call(func=fast_attribute(at, "format_string"),
+                                   args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
+                uses.append(code)
+                continue
+            first, use = self._evaluated_once(at, code)
+            uses.append(use)
+            guards.append(self._format_argument_guard(at, first, use))
+        call = at.Call(func=at.Attribute(value=operands[0], attr="format", ctx=ast.Load()), args=uses,
+                       keywords=[])
+        if not guards:
+            return call
+        test = guards[0]
+        for guard in guards[1:]:  # ``&``: every argument is evaluated, in order, whatever the first test says
+            test = at.BinOp(left=test, op=ast.BitAnd(), right=guard)
+        fallback = at.Call(func=fast_attribute(at, "format_string"),
+                           args=[load(at, "context"), load(at, "engine"), operands[0], *uses], keywords=[])
+        return at.IfExp(test=test, body=call, orelse=fallback)
+
+    @staticmethod
+    def _format_argument_guard(at: PyAst, first: ast.expr, use: ast.expr) -> ast.expr:
+        """``type(a) is int and -B < a < B or type(a) is str and len(a) < S`` (a bool)."""
+        def type_is(value: ast.expr, name: str) -> ast.expr:
+            return at.Compare(left=at.Call(func=load(at, "type"), args=[value], keywords=[]),
+                              ops=[ast.Is()], comparators=[load(at, name)])
+        small_int = at.BoolOp(op=ast.And(), values=[type_is(first, "int"), at.Compare(
+            left=at.Constant(value=-FORMAT_INT_BOUND), ops=[ast.Lt(), ast.Lt()],
+            comparators=[use, at.Constant(value=FORMAT_INT_BOUND)])])
+        short_string = at.BoolOp(op=ast.And(), values=[type_is(use, "str"), at.Compare(
+            left=at.Call(func=load(at, "len"), args=[use], keywords=[]), ops=[ast.Lt()],
+            comparators=[at.Constant(value=FORMAT_STRING_BOUND)])])
+        return at.BoolOp(op=ast.Or(), values=[small_int, short_string])
+
     def _dot(self, at: PyAst, receiver: ir.Expr, member: ir.Expr) -> ast.expr | None:
         if isinstance(member, ir.KeywordConstant):
             site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name),
                                                            at.Constant(value=self.legacy)))
-            return _triple_call(at, site, self.builder.expression_code(receiver))
+            if self.legacy:
+                return _triple_call(at, site, self.builder.expression_code(receiver))
+            return self._key_read(at, site, member.name, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
                 and not member.name.startswith("#"):
             arguments = self.builder.call_arguments(at, member.args, item_functions=True)
@@ -295,6 +379,40 @@ class FastPaths:
                                                     *(self.builder.expression_code(arg) for arg in args)],
                        keywords=[])
         return at.IfExp(test=test, body=call, orelse=_triple_call(at, site, again))
+
+    def _key_read(self, at: PyAst, site: ast.expr, name: str, receiver: ast.expr) -> ast.expr:
+        """``receiver.name`` (Format >= 1.2) on a FrozenDict inline, its key read as the site
+        reads it, when the value is far below any memory quota as the runtime's ``quota``
+        judges it (a short string, an int within the inline bound, a float, bool, null or
+        FrozenDict): ``_v if type(r) is FrozenDict and ((_k := type(_v := r._d[name])) is str
+        and len(_v) < SHORT or _k is int and L < _v < C or _k in ALWAYS_SMALL) else _PN(r,
+        context, engine)`` (any other value is read again by the site, which checks it)."""
+        first, again = self._evaluated_once(at, receiver)
+        value, value_type = load(at, self.builder.new_name("t")), self.builder.new_name("t")
+        constant = self.builder.module_constant
+
+        def store_of(name_node: ast.Name) -> ast.Name:
+            return store(at, name_node.id)
+
+        is_frozen_dict = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
+                                    ops=[ast.Is()], comparators=[constant(at, "FrozenDict")])
+        read = at.Subscript(value=at.Attribute(value=again, attr="_d", ctx=ast.Load()),
+                            slice=at.Constant(value=name), ctx=ast.Load())
+        read_type = at.NamedExpr(target=store(at, value_type), value=at.Call(
+            func=load(at, "type"), args=[at.NamedExpr(target=store_of(value), value=read)], keywords=[]))
+        short_string = at.BoolOp(op=ast.And(), values=[
+            at.Compare(left=read_type, ops=[ast.Is()], comparators=[load(at, "str")]),
+            at.Compare(left=at.Call(func=load(at, "len"), args=[value], keywords=[]), ops=[ast.Lt()],
+                       comparators=[constant(at, "SHORT")])])
+        small_int = at.BoolOp(op=ast.And(), values=[
+            at.Compare(left=load(at, value_type), ops=[ast.Is()], comparators=[load(at, "int")]),
+            at.Compare(left=constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
+                       comparators=[value, constant(at, "INLINE_BOUND")])])
+        always_small = at.Compare(left=load(at, value_type), ops=[ast.In()],
+                                  comparators=[constant(at, "ALWAYS_SMALL")])
+        small = at.BoolOp(op=ast.Or(), values=[short_string, small_int, always_small])
+        return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, small]), body=value,
+                        orelse=_triple_call(at, site, again))
 
     def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:
         """``(first use, later uses)`` of a value: a local as it is, anything else bound to a
@@ -332,6 +450,17 @@ class FastPaths:
         child = at.Call(func=fast_attribute(at, "child"), args=[load(at, "context")], keywords=[])
         return at.Call(func=load(at, function),
                        args=[fast_attribute(at, "NO_VALUE"), child, load(at, "engine")], keywords=[])
+
+    def _certainly_scalar(self, tree: ir.Expr) -> bool:
+        """Whether ``tree`` yields a scalar whatever its operands (``returns_scalar``, and calls
+        of ``format``, ``len`` and ``mod``, whose every overload returns a string or a number)."""
+        if isinstance(tree, ir.Wrap):
+            return self._certainly_scalar(tree.expr)
+        if self.returns_scalar(tree) or isinstance(tree, ir.KeywordConstant):
+            return True
+        return isinstance(tree, ir.Function) and (
+            (tree.name == "#operator_mod" and len(tree.args) == 2)
+            or (tree.name in ("format", "len") and tree.uses_receiver and _plain_arguments(tree.args)))
 
     @staticmethod
     def returns_scalar(tree: ir.Expr) -> bool:

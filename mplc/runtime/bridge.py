@@ -76,36 +76,52 @@ _FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KE
 # Results this small are far below any memory quota; bigger ones are measured as yaql does.
 SMALL_INT = 1 << 4096
 MINUS_SMALL_INT = -SMALL_INT  # computed once: negating a 4096-bit int allocates
-# yaql measures a value's shallow size (sys.getsizeof): a FrozenDict's never grows, and a short
-# string, tuple or list is far below the quota (512 KiB).
-_SHORT = 1000
+# yaql measures a value's shallow size (sys.getsizeof, slow to call): a FrozenDict's never grows,
+# and a short string, tuple or list is far below any quota (512 KiB here, 20000 in yaql's tests).
+ALWAYS_SMALL = frozenset((bool, float, type(None), utils.FrozenDict))
+SHORT = 1000
 _SHORT_SIZED = frozenset((str, tuple, list))
-_ALWAYS_SMALL = frozenset((bool, float, type(None), utils.FrozenDict))
-
-
 # A list of this many values, each far below the quota, is far below it too (8 KiB each at most).
 SHORT_LIST = 32
 
 
-def is_small(value) -> bool:
-    """Whether a value's shallow size is far below any memory quota."""
-    value_type = type(value)
-    if value_type in _ALWAYS_SMALL:
-        return True
-    if value_type is int:
-        return MINUS_SMALL_INT < value < SMALL_INT
-    return value_type in _SHORT_SIZED and len(value) < _SHORT
+class _MemoryQuotas(dict):
+    """Each engine's ``yaql.memoryQuota`` (none: the largest size), read once per engine."""
+
+    def __missing__(self, engine):
+        limit = utils.get_memory_quota(engine)
+        value = self[engine] = limit if limit > 0 else sys.maxsize
+        return value
+
+
+MEMORY_QUOTAS = _MemoryQuotas()
+_size = sys.getsizeof
+_ZEROS = itertools.repeat(0)
 
 
 def quota(engine, result):
-    """yaql's memory quota check of a result, skipped for values far below any quota."""
-    if type(result) not in _ALWAYS_SMALL and not is_small(result):
-        utils.limit_memory_usage(engine, (1, result))
-    return result
+    """yaql's memory quota check of a result (``utils.limit_memory_usage``), skipped for values
+    far below any quota."""
+    result_type = type(result)
+    if result_type in ALWAYS_SMALL or (result_type is int and MINUS_SMALL_INT < result < SMALL_INT) or (
+            result_type in _SHORT_SIZED and len(result) < SHORT) or _size(result, 0) <= MEMORY_QUOTAS[engine]:
+        return result
+    raise yaql_exceptions.MemoryQuotaExceededException()
 
 
-def all_small(values) -> bool:
-    return all(map(is_small, values))
+def quota_all(engine, values: tuple) -> None:
+    """yaql's memory quota check of several values at once (their shallow sizes summed),
+    skipped for a few values far below any quota."""
+    if len(values) <= SHORT_LIST:
+        for value in values:
+            value_type = type(value)
+            if not (value_type in ALWAYS_SMALL or (value_type is int and MINUS_SMALL_INT < value < SMALL_INT)
+                    or (value_type in _SHORT_SIZED and len(value) < SHORT)):
+                break
+        else:
+            return
+    if sum(map(_size, values, _ZEROS)) > MEMORY_QUOTAS[engine]:
+        raise yaql_exceptions.MemoryQuotaExceededException()
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -157,6 +173,13 @@ def _nothing_more(source, limit: int):
     yield from ()
 
 
+FINAL = "_mplc_final"
+"""A FrozenDict with this attribute true is final (``finalize`` returns it as it is):
+``finalize`` marks those it found so, ``final_dict`` those built from scalars. An attribute, not
+a key of ``__dict__``: reading ``__dict__`` would give each object a dict of its own."""
+_FROZEN_DICT = utils.FrozenDict
+
+
 def finalize(value):
     """Freeze a result as the reference's ``#finalize`` does: lists to tuples, dicts to FrozenDict."""
     value_type = type(value)
@@ -168,18 +191,20 @@ def finalize(value):
     if kind == _PLAIN_MAPPING:
         if value_type is dict:
             return frozen_dict({finalize(k): finalize(v) for k, v in value.items()})
+        if getattr(value, FINAL, False):
+            return value
         plain = value._d  # a FrozenDict's own dict: iterating the Mapping ABC costs a call per item
-        if _SCALARS.issuperset(map(type, plain.values())) and _SCALARS.issuperset(map(type, plain)):
-            return value
-        keys = [finalize(k) for k in plain]
-        values = [finalize(v) for v in plain.values()]
-        if all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values())):
-            return value
-        return frozen_dict(dict(zip(keys, values)))
+        if not (_SCALARS.issuperset(map(type, plain.values())) and _SCALARS.issuperset(map(type, plain))):
+            keys = [finalize(k) for k in plain]
+            values = [finalize(v) for v in plain.values()]
+            if not (all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values()))):
+                return frozen_dict(dict(zip(keys, values)))
+        setattr(value, FINAL, True)
+        return value
     if kind == _PLAIN_SEQUENCE:
         if value_type is tuple and _SCALARS.issuperset(map(type, value)):
             return value
-        items = [finalize(item) for item in value]
+        items = _finalized_items(value)
         if value_type is tuple and all(map(operator.is_, items, value)):
             return value
         return tuple(items)
@@ -193,7 +218,28 @@ def finalize(value):
         return value.evaluate()
     if value_type is _RANGE_ITERATOR:
         return tuple(limit_iterable(value))
-    return tuple(map(finalize, limit_iterable(value)))
+    return tuple(_finalized_items(limit_iterable(value)))
+
+
+def _finalized_items(items) -> list:
+    """``finalize`` of each item in order; scalars and final FrozenDicts (the usual items)
+    without a call."""
+    return [item if type(item) in _SCALARS or (type(item) is _FROZEN_DICT and getattr(item, FINAL, False))
+            else finalize(item) for item in items]
+
+
+def final_dict(plain: dict, *unchecked) -> utils.FrozenDict:
+    """``frozen_dict(plain)`` for a dict whose keys are strings and whose values are scalars
+    but for ``unchecked`` (generated code knows the others): marked final when those are
+    scalars too."""
+    frozen = _new_object(_FROZEN_DICT)
+    frozen._d = plain
+    frozen._hash = None
+    for value in unchecked:
+        if type(value) not in _SCALARS:
+            return frozen
+    frozen._mplc_final = True
+    return frozen
 
 
 _RANGE_ITERATOR = type(iter(range(0)))  # yaql's range(): ints, kept as they are

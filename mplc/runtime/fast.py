@@ -15,7 +15,6 @@ import sys
 import types
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
-from yaql.standard_library import collections as yaql_collections
 
 from mplc.runtime import bridge, functions
 from mplc.runtime.executor import DirectCall, Executor, child_context
@@ -27,6 +26,9 @@ _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _TYPE_KEY = bridge.TYPE_KEY
 _NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
 _NUMBERS = (int, float)
+FrozenDict = utils.FrozenDict
+SHORT = bridge.SHORT
+ALWAYS_SMALL = bridge.ALWAYS_SMALL
 _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 _SMALL = bridge.SMALL_INT
@@ -164,8 +166,18 @@ def child(context):
 
 
 def build_dict(*pairs):
-    """``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, each evaluated key first."""
+    """``dict(k => v, ...)`` as modules compiled before ``frozen_dict`` build it."""
     return bridge.frozen_dict(dict(pairs))
+
+
+frozen_dict = bridge.frozen_dict
+"""``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, the generated dict display frozen
+(``final_dict`` when every key is a string constant)."""
+final_dict = bridge.final_dict
+
+
+_dict_size = dict.__sizeof__
+_DICT_GC_HEADER = sys.getsizeof({}) - {}.__sizeof__()  # what sys.getsizeof adds to a dict's own size
 
 
 def dict_of_pairs(items, context, engine):
@@ -173,14 +185,17 @@ def dict_of_pairs(items, context, engine):
     ``dict(items)``, for what its ``Iterable`` parameter admits (no string, no mapping). Its
     result, a FrozenDict, needs no quota check."""
     if isinstance(items, collections.abc.Iterable) and not isinstance(items, (str, utils.MappingType)):
-        quota = utils.get_memory_quota(engine)
+        limit = bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
         result = {}
         try:
             for pair in _limit_iterable(_quota(engine, items), engine):
-                pair = iter(pair)
-                key = next(pair)
-                result[key] = next(pair)
-                if quota > 0 and sys.getsizeof(result, 0) > quota:  # yaql checks after each pair
+                if type(pair) is tuple and len(pair) > 1:
+                    result[pair[0]] = pair[1]
+                else:
+                    pair = iter(pair)
+                    key = next(pair)
+                    result[key] = next(pair)
+                if _dict_size(result) > limit:  # yaql checks getsizeof after each pair
                     raise yaql_exceptions.MemoryQuotaExceededException()
         except StopIteration as error:  # a pair too short: yaql's runner wraps it
             raise yaql_exceptions.WrappedException(error) from None
@@ -236,11 +251,9 @@ def range_of(stop, context, engine):
 
 
 def build_list(engine, *items):
-    """``[a, b]``: yaql's own ``#list``, called without resolving it (nothing else has the name);
-    its quota check skipped when every item is far below the quota."""
-    if len(items) <= bridge.SHORT_LIST and bridge.all_small(items):
-        return items
-    return yaql_collections.build_list(engine, *items)
+    """``[a, b]``: yaql's own ``#list``, called without resolving it (nothing else has the name)."""
+    bridge.quota_all(engine, items)
+    return items
 
 
 class PropertyRead:
@@ -300,10 +313,7 @@ def _limit_iterable(iterable, engine):
 
 def _per_item(function, context, engine):
     """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context
-    (none for a lazy argument's ``item_function``)."""
-    item_function = getattr(function, "item_function", None)
-    if item_function is not None:
-        return lambda item: item_function(item, context, engine)
+    (the queries call a lazy argument's ``item_function`` instead, with none)."""
     scope = context.create_child_context()
     if type(scope) in _PLAIN_CONTEXTS:
         return lambda item: function(NO_VALUE, child_context(scope, {"$1": item}), engine)
@@ -324,14 +334,33 @@ def _select(receiver, arguments, context, engine):
 
 
 def _where(receiver, arguments, context, engine):
-    """yaql's ``collection.where(predicate)``: a lazy filter."""
+    """yaql's ``collection.where(predicate)``: a lazy filter. With an item function, the items
+    are selected as ``filter`` would (each item taken, then tested) by ``compress`` over the
+    item function's results on a ``tee`` copy, with no Python call per item but its own."""
+    item_function = getattr(arguments[0], "item_function", None)
+    if item_function is not None:
+        items, copy = itertools.tee(_iterable(receiver, engine))
+        return itertools.compress(items, map(item_function, copy, itertools.repeat(context),
+                                             itertools.repeat(engine)))
     return filter(_per_item(arguments[0], context, engine), _iterable(receiver, engine))
 
 
 def _sum(receiver, arguments, context, engine):
-    """yaql's ``collection.sum()``: the items folded with ``+`` as ``#operator_+`` resolves it."""
-    return functools.reduce(lambda total, item: add(total, item, context, engine),
-                            _iterable(receiver, engine))
+    """yaql's ``collection.sum()``: the items folded with ``+`` as ``#operator_+`` resolves it
+    (``functools.reduce``: no item is reduce's TypeError); ints added inline."""
+    items = iter(_iterable(receiver, engine))
+    for total in items:
+        break
+    else:
+        return functools.reduce(add, ())
+    for item in items:
+        if type(total) is int and type(item) is int:
+            total += item
+            if not _MINUS_SMALL < total < _SMALL:
+                _quota(engine, total)
+        else:
+            total = add(total, item, context, engine)
+    return total
 
 
 def _first(receiver, arguments, context, engine):
@@ -385,7 +414,7 @@ def _length(receiver, arguments, context, engine):
     return len(_quota(engine, receiver))
 
 
-_ITERABLES = frozenset((tuple, list, map, filter, types.GeneratorType,
+_ITERABLES = frozenset((tuple, list, map, filter, itertools.compress, types.GeneratorType,
                         type(iter(range(0))), type(iter(())), type(iter([])),
                         type({}.keys()), type({}.values()), type({}.items()),
                         collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView))

@@ -131,6 +131,15 @@ Methods:
     Body:
       - Return: new(Node)
 """, ("ContractViolationException", "[tests.fast.Node.value] null value violates notNull() contract")),
+    ("where, select, sum and dict over objects and their properties", """
+Methods:
+  run:
+    Body:
+      - $nodes: list(1, 5, 3).select(new(Node, value => $))
+      - $big: $nodes.where($.value > 2)
+      - $named: dict($big.select([format('n{0}', $.value), $.value]))
+      - Return: [$big.select($.value), $nodes.select($.value).sum(), $named, $named.values().sum(), $nodes.len()]
+""", [[5, 3], 9, {"n5": 5, "n3": 3}, 8, 3]),
     ("format with a format string that is not a string", """
 Methods:
   run:

@@ -1,0 +1,103 @@
+"""The collection fast paths at their edges: inline ``format``, inline ``$.key`` reads of
+FrozenDicts, ``where`` over item functions, ``sum``, ``dict(pairs)``, ``[a, b]`` and ``dict(k =>
+v)``, each with the values that take their fallbacks (other types, bounds, memory quota,
+iterator limit, laziness).
+
+Each row runs three ways in MuranoPL's root context (Format 1.3): yaql's own evaluator, mplc
+with fast paths, mplc without; all three must give the row's outcome, and the same message.
+"""
+
+import pytest
+from yaql.language import utils
+
+import compiled_yaql
+from mplc.runtime import bridge
+
+BIG = "x" * 300000  # within the 512 KiB quota alone, over it twice over
+HUGE = "x" * 600000  # over the quota
+ITEM = utils.FrozenDict
+
+CASES = [
+    # format with a constant plain format: inline for short strings and ints of <= 18 digits
+    ("format('item-{0}', $a)", 5, None, "item-5"),
+    ("format('item-{0}', $a)", -(10 ** 18) + 1, None, "item--999999999999999999"),
+    ("format('item-{0}', $a)", 10 ** 18, None, "item-1000000000000000000"),
+    ("format('item-{0}', $a)", "y" * 64, None, "item-" + "y" * 64),
+    ("format('item-{0}', $a)", True, None, "item-True"),
+    ("format('item-{0}', $a)", None, None, "item-None"),
+    ("format('item-{0}', $a)", 2 ** 20000, None, ("error", "ValueError")),
+    ("format('{0}{1}', $a, $b)", 1, "x", "1x"),
+    ("format('{}-{}', $a, $b)", 1, (2,), "1-(2,)"),
+    ("format('{1}', $a)", 1, None, ("error", "IndexError")),
+    ("format('{a}', $a)", 1, None, ("error", "KeyError")),
+    ("format('{0:>3}', $a)", 5, None, "  5"),
+    ("format('{0}{0}', $a)", BIG, None, ("error", "MemoryQuotaExceededException")),
+    ("format('{0}', $a)", HUGE, None, ("error", "MemoryQuotaExceededException")),
+    ("$b.select(format('{0}:{1}', $, $a))", 7, (1, "z"), ("1:7", "z:7")),
+    # $.key: a FrozenDict's key inline, the site for everything else
+    ("$a.b", ITEM({"b": 1}), None, 1),
+    ("$a.b", ITEM({"c": 1}), None, ("error", "KeyError")),
+    ("$a.b", ITEM({"b": HUGE}), None, ("error", "MemoryQuotaExceededException")),
+    ("$a.b", None, None, ("error", "NoFunctionRegisteredException")),
+    ("$a.b", (1,), None, ("error", "NoFunctionRegisteredException")),
+    ("$b.select($.k)", None, (ITEM({"k": 1}), ITEM({"k": HUGE})), ("error", "MemoryQuotaExceededException")),
+    ("$b.select($.k.k)", None, (ITEM({"k": ITEM({"k": "v"})}),), ("v",)),
+    # where: lazy, in order, chained, limited
+    ("$b.where($ > 1)", None, (1, 2, 3), (2, 3)),
+    ("$b.where($.k)", None, (ITEM({"k": True}), ITEM({"k": 0})), (ITEM({"k": True}),)),
+    ("$b.where(1 / $ > 0).first()", None, (1, 0), 1),
+    ("$b.where(1 / $ > 0)", None, (1, 0), ("error", "ZeroDivisionError")),
+    ("$b.where($ > 0).where($ < 3).select($ * 10)", None, (0, 1, 2, 3), (10, 20)),
+    ("range(3000).where($ >= 0).first()", None, None, 0),
+    ("range(3000).where($ >= 0)", None, None, ("error", "CollectionTooLargeException")),
+    ("$b.where($ > 1)", None, (1, "a"), ("error", "NoMatchingFunctionException")),
+    # sum
+    ("$b.sum()", None, (), ("error", "TypeError")),
+    ("$b.sum()", None, (1, 2.5), 3.5),
+    ("$b.sum()", None, (2 ** 4095, 2 ** 4095, -1), 2 ** 4096 - 1),
+    ("$b.sum()", None, ("a", "b"), "ab"),
+    ("$b.sum()", None, (1, "a"), ("error", "NoMatchingFunctionException")),
+    ("$b.where($ > 0).sum()", None, (True, 2), ("error", "NoMatchingFunctionException")),
+    # dict(pairs)
+    ("dict($b)", None, ((1, 2, 3), (4, 5)), {1: 2, 4: 5}),
+    ("dict($b)", None, ((1,),), ("error", "StopIteration")),
+    ("dict($b)", None, ("ab",), {"a": "b"}),
+    ("dict($b.select([$, $a]))", 0, ("k", "l"), {"k": 0, "l": 0}),
+    # [a, b]: yaql sums the items' sizes
+    ("[$a, $b]", BIG, "x", (BIG, "x")),
+    ("[$a, $a]", BIG, None, ("error", "MemoryQuotaExceededException")),
+    # dict(k => v): final when its values are scalars, finalized otherwise
+    ("$b.select(dict(k => $, n => $a))", 1, ((1, 2), 3), ({"k": (1, 2), "n": 1}, {"k": 3, "n": 1})),
+    ("dict(k => $b.select($ * 2))", None, (1, 2), {"k": (2, 4)}),
+    ("$b.select(dict(k => $.select($ * 2), n => len($), m => $ = 1, f => format('{0}', 1)))", None, ((1, 2),),
+     ({"k": (2, 4), "n": 2, "m": False, "f": "1"},)),
+    ("$b.select(dict($ => 1, k => [$]))", None, ("a",), ({"a": 1, "k": ("a",)},)),
+]
+
+
+def _outcome(run):
+    try:
+        return "value", run()
+    except Exception as error:  # the exception itself is what is compared
+        return "error", type(error).__name__, str(error)
+
+
+def _context(a, b):
+    context = bridge.root_context((1, 3)).create_child_context()
+    context["$a"] = a
+    context["$b"] = b
+    return context
+
+
+@pytest.mark.parametrize("text, a, b, expected", CASES, ids=[f"{case[0]}-{i}" for i, case in enumerate(CASES)])
+def test_collection_paths(text, a, b, expected):
+    engine = bridge.engine_for((1, 3))
+    outcomes = [_outcome(lambda: engine(text).evaluate(context=_context(a, b)))]
+    for fast_paths in (True, False):
+        outcomes.append(_outcome(lambda: compiled_yaql.evaluate(engine, text, context=_context(a, b),
+                                                                 fast_paths=fast_paths)))
+    assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]
+    if isinstance(expected, tuple) and expected[:1] == ("error",):
+        assert outcomes[0][:2] == expected
+    else:
+        assert outcomes[0] == ("value", expected)
