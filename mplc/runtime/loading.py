@@ -24,10 +24,13 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
     header = None
     data = _plain(data)
     for key, value in data.items():
-        if type(key) is not str:
+        if type(key) is str:
+            names_class = scope is not None and ":" in key
+        else:
             key = freeze(key)
-        if (type(key) is not str and isinstance(key, (TypeReference, MuranoType))) or (
-                scope is not None and isinstance(key, str) and ":" in key):
+            names_class = isinstance(key, (TypeReference, MuranoType)) or (
+                scope is not None and isinstance(key, str) and ":" in key)
+        if names_class:
             murano_type = executor.find_class(key, scope)
             spec.update((freeze(k), freeze(v)) for k, v in data.items() if freeze(k) != key)
             return murano_type, dict(_plain(freeze(value)) or {}), spec
@@ -155,7 +158,7 @@ class LoadSession:
                                       else default_type)
         if murano_type is None:
             raise ValueError("Invalid object representation: no type information was provided")
-        if self.initializing and not load_plan(murano_type).hierarchy_value_only():
+        if self.initializing and not (murano_type.load_plan or load_plan(murano_type)).hierarchy_value_only():
             self.needs_second_pass = True
         object_id = header.get("id")
         obj = existing if object_id is None else self.get(object_id)
