@@ -165,9 +165,9 @@ class LoadSession:
         if context is None:
             caller_type = obj.type
             context = _ObjectContextOf(self, obj)
-        steps = []
-        self.initialize(obj, context, caller_type, properties, set(), steps)
-        self.steps.extend(steps)
+        # steps go straight to the session's list, as the reference's initializers do: a
+        # nested load's steps land between the parts' steps (diamond: see ``initialize``)
+        self.initialize(obj, context, caller_type, properties, set(), self.steps)
         return obj
 
     def load_new(self, murano_type, properties, context):
@@ -176,9 +176,8 @@ class LoadSession:
         which ``loads_in_one_pass`` holds: ``_load`` without data to parse."""
         obj = MuranoObject(murano_type, self.root_owner)
         self.objects[obj.object_id] = obj
-        steps = []
-        self.initialize(obj, context, bridge.lookup(context, bridge.TYPE_KEY), properties, set(), steps)
-        self.steps.extend(steps)
+        self.initialize(obj, context, bridge.lookup(context, bridge.TYPE_KEY), properties, set(),
+                        self.steps)
         return obj
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
@@ -229,6 +228,11 @@ class LoadSession:
         ``context`` is the loading code's, of class ``caller_type`` (an ``_ObjectContextOf``
         for a model's object, built when first needed); ``.init`` and native constructors
         that take it run in a child of it where property writes are allowed."""
+        if not used_names:
+            # the reference's ``used_names or set()``: a part handed an empty set (its class and
+            # the classes below it declare no property or .init argument) starts its own, so a
+            # second path to a shared ancestor (diamond) sets the ancestor's properties again
+            used_names = set()
         murano_type = part.type
         plan = murano_type.load_plan or load_plan(murano_type)
         config = self.configs.get(murano_type)
