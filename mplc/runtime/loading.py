@@ -195,9 +195,9 @@ class LoadSession:
                 write_directly(obj, groups, properties, caller_type)
                 self.steps.append(_WholeObject(obj, properties))
                 return
-        steps = []
-        self.initialize(obj, context, caller_type, properties, set(), steps)
-        self.steps += steps
+        # steps go straight to the session's list, as the reference's initializers do: a
+        # nested load's steps land between the parts' steps (diamond: see ``initialize``)
+        self.initialize(obj, context, caller_type, properties, set(), self.steps)
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
@@ -245,6 +245,11 @@ class LoadSession:
         ``context`` is the loading code's, of class ``caller_type`` (an ``_ObjectContextOf``
         for a model's object, built when first needed); ``.init`` and native constructors
         that take it run in a child of it where property writes are allowed."""
+        if not used_names:
+            # the reference's ``used_names or set()``: a part handed an empty set (its class and
+            # the classes below it declare no property or .init argument) starts its own, so a
+            # second path to a shared ancestor (diamond) sets the ancestor's properties again
+            used_names = set()
         murano_type = part.type
         plan = murano_type.load_plan or load_plan(murano_type)
         config = self.configs.get(murano_type)
@@ -466,7 +471,9 @@ def direct_writes(murano_type, caller_type):
     does to a new object when that is only writing its properties: no class of the hierarchy
     has ``.init``, a native constructor or Config properties, none has a Runtime property with
     a Default (whose contract failures a load ignores), every property written is declared
-    once, by a class the caller sees it through. Per class part, in ``initialize``'s order:
+    once, by a class the caller sees it through, no class with properties is reached twice
+    (a diamond's shared part is set once per path when the parts below declare nothing, see
+    ``initialize``). Per class part, in ``initialize``'s order:
     (how many entries its load plan has, the ``MuranoProperty`` of each property it writes);
     None when more is done. Config files are ruled out by the caller."""
     types = (murano_type, *murano_type.ancestors())
@@ -480,8 +487,14 @@ def direct_writes(murano_type, caller_type):
             return None
     groups = []
     written_names = set()
+    visited = set()
 
     def visit(part_type):
+        if part_type in visited:
+            if any(load_plan(shared).entries for shared in (part_type, *part_type.ancestors())):
+                raise _NotDirect  # a diamond: the shared part may be set once per path
+            return
+        visited.add(part_type)
         derived = caller_type is not None and caller_type.is_compatible(part_type)
         start_type = caller_type if derived else murano_type
         entries = load_plan(part_type).entries
