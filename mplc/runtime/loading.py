@@ -192,9 +192,9 @@ class LoadSession:
                 write_directly(obj, groups, properties, caller_type)
                 self.steps.append(_WholeObject(obj, properties))
                 return
-        steps = []
-        self.initialize(obj, context, caller_type, properties, set(), steps)
-        self.steps += steps
+        # steps go straight to the session's list, as the reference's initializers do: a
+        # nested load's steps land between the parts' steps (diamond: see ``initialize``)
+        self.initialize(obj, context, caller_type, properties, set(), self.steps)
 
     def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
         """``existing``: the object the first pass built (the root keeps one object, as in the
@@ -242,6 +242,11 @@ class LoadSession:
         ``context`` is the loading code's, of class ``caller_type`` (an ``_ObjectContextOf``
         for a model's object, built when first needed); ``.init`` and native constructors
         that take it run in a child of it where property writes are allowed."""
+        if not used_names:
+            # the reference's ``used_names or set()``: a part handed an empty set (its class and
+            # the classes below it declare no property or .init argument) starts its own, so a
+            # second path to a shared ancestor (diamond) sets the ancestor's properties again
+            used_names = set()
         murano_type = part.type
         plan = murano_type.load_plan or load_plan(murano_type)
         config = self.configs.get(murano_type)
