@@ -119,3 +119,31 @@ def test_collection_paths(text, a, b, expected):
         assert outcomes[0][:2] == expected
     else:
         assert outcomes[0] == ("value", expected)
+
+
+UNLIMITED_SMALL_QUOTA = {"yaql.limitIterators": -1, "yaql.memoryQuota": 20000}
+LIMIT_PAST_QUOTA = {"yaql.limitIterators": 30000, "yaql.memoryQuota": 600000}
+
+
+@pytest.mark.parametrize("options, within, text, expected", [
+    ({}, True, "dict(range(2000).select([$, 1])).len()", 2000),
+    (UNLIMITED_SMALL_QUOTA, False, "dict(range(3000).select([$, 1])).len()", ("error", "MemoryQuotaExceededException")),
+    (UNLIMITED_SMALL_QUOTA, False, "dict(range(3000).select([$, 1]).select($)).len()",
+     ("error", "MemoryQuotaExceededException")),
+    (UNLIMITED_SMALL_QUOTA, False, "dict(range(300).select([$, 1])).len()", 300),
+    (LIMIT_PAST_QUOTA, False, "dict(range(30000).select([$, 1])).len()", ("error", "MemoryQuotaExceededException")),
+])
+def test_dict_size_checks(options, within, text, expected):
+    """``dict`` of pairs checks its size per pair unless no dict within the iterator limit can
+    reach the quota (``bridge.DICTS_WITHIN_QUOTA``)."""
+    engine = bridge.engine_for((1, 3)).copy(options) if options else bridge.engine_for((1, 3))
+    assert bridge.DICTS_WITHIN_QUOTA[engine] is within
+    outcomes = [_outcome(lambda: engine(text).evaluate(context=_context(None, None)))]
+    for fast_paths in (True, False):
+        outcomes.append(_outcome(lambda: compiled_yaql.evaluate(engine, text, context=_context(None, None),
+                                                                 fast_paths=fast_paths)))
+    assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]
+    if isinstance(expected, tuple):
+        assert outcomes[0][:2] == expected
+    else:
+        assert outcomes[0] == ("value", expected)
