@@ -328,9 +328,19 @@ def library_method(context, name) -> bool:
     return False
 
 
+_FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.ValuesView: dict.values,
+                      collections.abc.ItemsView: dict.items}
+
+
 def _iterable(receiver, engine):
-    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
-    return _limit_iterable(_quota(engine, receiver), engine)
+    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited. A
+    view of a FrozenDict (``keys()``, ``values()``) is iterated as the same view of its dict:
+    the same items in the same order, without the ABC's Python-level iteration."""
+    _quota(engine, receiver)
+    view = _FROZEN_DICT_VIEWS.get(type(receiver))
+    if view is not None and type(receiver._mapping) is FrozenDict:
+        return _limit_iterable(view(receiver._mapping._d), engine)
+    return _limit_iterable(receiver, engine)
 
 
 def _limit_iterable(iterable, engine):

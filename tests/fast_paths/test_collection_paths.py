@@ -81,6 +81,13 @@ CASES = [
     ("dict($b.select([$, 1]))", None, "ab", ("error", "NoMatchingMethodException")),
     ("dict($b.select([$, 1, 2]))", None, ("k",), {"k": 1}),
     ("dict($b.select([$]))", None, ("k",), ("error", "StopIteration")),
+    # keys(), values() of a FrozenDict iterated as its dict's views: order, limits (keys are a set)
+    ("$b.values().sum()", None, ITEM({"a": 1, "b": 2}), 3),
+    ("$b.keys().select($ + 'x')", None, ITEM({"a": 1, "b": 2}), ("ax", "bx")),
+    ("$b.values().select($.k)", None, ITEM({"a": ITEM({"k": 1}), "b": ITEM({})}), ("error", "KeyError")),
+    ("$b.values().first()", None, ITEM({i: i for i in range(2001)}), 0),
+    ("$b.values().sum()", None, ITEM({i: i for i in range(2001)}), ("error", "CollectionTooLargeException")),
+    ("$b.keys().first()", None, ITEM({i: i for i in range(2001)}), ("error", "CollectionTooLargeException")),
     # [a, b]: yaql sums the items' sizes
     ("[$a, $b]", BIG, "x", (BIG, "x")),
     ("[$a, $a]", BIG, None, ("error", "MemoryQuotaExceededException")),
