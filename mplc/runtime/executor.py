@@ -541,8 +541,13 @@ class Executor:
     def get_static_property(self, murano_type, name, context):
         prop = murano_type.find_static_property(name)
         value = self.static_values.get(prop, NO_VALUE)
-        if value is NO_VALUE and prop.spec.default_source is not None:
-            value = prop.check_unevaluated_default(_context_type(context))
+        if value is NO_VALUE:
+            # the reference hands the contract the Default as written: an expression unevaluated,
+            # a list or mapping as a list or dict (its violations read ``Value [1, 2]``)
+            if prop.spec.default_source is not None:
+                value = prop.check_unevaluated_default(_context_type(context))
+            elif type(prop.spec.default) is bridge.ConstantDefault and prop.spec.contract is not None:
+                value = bridge.thaw(prop.spec.default.value)
         return prop.transform(value, prop.declaring_type, None, _context_type(context))
 
     def set_static_property(self, murano_type, name, value, context, dry_run=False):
@@ -838,11 +843,16 @@ class DirectCall:
             if this.destroyed:
                 raise errors.ObjectDestroyedError(this)
             this = this.real_this
-            data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
-                    _CALLER_CONTEXT_KEY: caller, _ALLOW_PROPERTY_WRITES_KEY: allow_writes}
-            if len(values) == 1:
-                data[self.first_key] = values[0]
-            elif values:
+            # five keys fill a new dict's table without a resize; the method's context holds
+            # None for property writes, so only a caller that allows them adds the key
+            if len(values) == 1 and allow_writes is None:
+                data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
+                        _CALLER_CONTEXT_KEY: caller, self.first_key: values[0]}
+            else:
+                data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
+                        _CALLER_CONTEXT_KEY: caller}
+                if allow_writes is not None:
+                    data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
                 data.update(zip(self.plan.argument_keys, values))
             context = _new_object(CallContext)
             context._parent_context = self.parent
