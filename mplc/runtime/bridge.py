@@ -95,6 +95,24 @@ class _MemoryQuotas(dict):
 
 
 MEMORY_QUOTAS = _MemoryQuotas()
+
+
+class _DictsWithinQuota(dict):
+    """Per engine: whether no dict its queries may build (at most ``yaql.limitIterators``
+    entries) can exceed its memory quota, so a ``getsizeof`` check per insertion cannot fail:
+    twice the size of a dict grown to that many int keys (24-byte entries, the larger kind)
+    fits it. No iterator limit: False."""
+
+    def __missing__(self, engine):
+        limit = utils.get_max_collection_size(engine)
+        grown = {}
+        for key in range(max(limit, 0)):
+            grown[key] = None
+        value = self[engine] = limit >= 0 and 2 * _size(grown) <= MEMORY_QUOTAS[engine]
+        return value
+
+
+DICTS_WITHIN_QUOTA = _DictsWithinQuota()
 _size = sys.getsizeof
 _ZEROS = itertools.repeat(0)
 
