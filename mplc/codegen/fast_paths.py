@@ -271,7 +271,8 @@ class FastPaths:
             fast = at.Call(func=fast_attribute(at, "final_dict" if named else "frozen_dict"),
                            args=[at.Dict(keys=keys, values=values), *unchecked], keywords=[])
         elif name == "dict" and not self.legacy and len(args) == 1 and _plain_arguments(args):
-            fast = _triple_call(at, fast_attribute(at, "dict_of_pairs"), operand(args[0]))
+            fast = self._dict_of_selected(at, args[0]) or _triple_call(
+                at, fast_attribute(at, "dict_of_pairs"), operand(args[0]))
         elif name == "format" and args and _plain_arguments(args):
             fast = self._format(at, args)
         elif name == "len" and len(args) == 1 and _plain_arguments(args):
@@ -292,6 +293,29 @@ class FastPaths:
                                       comparators=[fast_attribute(at, "NO_VALUE")])
         return at.IfExp(test=without_receiver, body=fast,
                         orelse=self.builder.call_code(at, name, args))
+
+    def _dict_of_selected(self, at: PyAst, pairs: ir.Expr) -> ast.expr | None:
+        """``dict(r.select([k, v]))`` with ``[k, v]`` context free: ``dict_of_selected`` with
+        the item functions of ``k`` and ``v`` and the ``select`` call site (its fallback)."""
+        while isinstance(pairs, ir.Wrap):
+            pairs = pairs.expr
+        if not (isinstance(pairs, ir.Function) and pairs.name == "#operator_." and len(pairs.args) == 2):
+            return None
+        receiver, member = pairs.args
+        if not (isinstance(member, ir.Function) and member.name == "select" and member.uses_receiver
+                and len(member.args) == 1 and _plain_arguments(member.args)):
+            return None
+        pair = member.args[0]
+        while isinstance(pair, ir.Wrap):
+            pair = pair.expr
+        if not (isinstance(pair, ir.Function) and pair.name == "#list" and len(pair.args) == 2
+                and _plain_arguments(pair.args) and self.context_free(pair)):
+            return None
+        site = self._method_site(PyAst(pairs.pos), member)
+        key, value = (load(at, self.builder.item_function(arg)) for arg in pair.args)
+        return at.Call(func=fast_attribute(at, "dict_of_selected"),
+                       args=[self.builder.expression_code(receiver), site, key, value,
+                             load(at, "context"), load(at, "engine")], keywords=[])
 
     def _format(self, at: PyAst, args: tuple[ir.Expr, ...]) -> ast.expr:
         """``format(f, a...)``: ``_r.fast.format_string``; with a constant ``f`` whose fields are
@@ -348,14 +372,18 @@ class FastPaths:
             return self._key_read(at, site, member.name, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
                 and not member.name.startswith("#"):
-            arguments = self.builder.call_arguments(at, member.args, item_functions=True)
-            site = self.builder.define(at, "M", self._site(
-                at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
-                arguments, at.Constant(value=not self.legacy)))
+            site = self._method_site(at, member)
             if self.builder.locals is None:
                 return _triple_call(at, site, self.builder.expression_code(receiver))
             return self._direct_method_call(at, site, receiver, member.args)
         return None
+
+    def _method_site(self, at: PyAst, member: ir.Function) -> ast.expr:
+        """The module-level ``MethodCall`` of ``receiver.member(...)``."""
+        arguments = self.builder.call_arguments(at, member.args, item_functions=True)
+        return self.builder.define(at, "M", self._site(
+            at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
+            arguments, at.Constant(value=not self.legacy)))
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
                             args: tuple[ir.Expr, ...]) -> ast.expr:

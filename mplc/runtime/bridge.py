@@ -95,6 +95,24 @@ class _MemoryQuotas(dict):
 
 
 MEMORY_QUOTAS = _MemoryQuotas()
+
+
+class _DictsWithinQuota(dict):
+    """Per engine: whether no dict its queries may build (at most ``yaql.limitIterators``
+    entries) can exceed its memory quota, so a ``getsizeof`` check per insertion cannot fail:
+    twice the size of a dict grown to that many int keys (24-byte entries, the larger kind)
+    fits it. No iterator limit: False."""
+
+    def __missing__(self, engine):
+        limit = utils.get_max_collection_size(engine)
+        grown = {}
+        for key in range(max(limit, 0)):
+            grown[key] = None
+        value = self[engine] = limit >= 0 and 2 * _size(grown) <= MEMORY_QUOTAS[engine]
+        return value
+
+
+DICTS_WITHIN_QUOTA = _DictsWithinQuota()
 _size = sys.getsizeof
 _ZEROS = itertools.repeat(0)
 
@@ -135,6 +153,12 @@ class Deferred:
 
     def evaluate(self):
         raise NotImplementedError
+
+
+def _new_finalize_kind(value_type) -> int:
+    """What ``finalize`` and ``thaw`` do with values of a type met for the first time (kept)."""
+    kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+    return kind
 
 
 def _finalize_kind(value_type) -> int:
@@ -185,7 +209,7 @@ def finalize(value):
     value_type = type(value)
     kind = _FINALIZE_KINDS.get(value_type)
     if kind is None:
-        kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+        kind = _new_finalize_kind(value_type)
     if kind == _KEEP:
         return value
     if kind == _PLAIN_MAPPING:
@@ -252,7 +276,7 @@ def thaw(value):
     value_type = type(value)
     kind = _FINALIZE_KINDS.get(value_type)
     if kind is None:
-        kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+        kind = _new_finalize_kind(value_type)
     if kind == _KEEP:
         return value
     if kind == _PLAIN_MAPPING or kind == _MAPPING:

@@ -178,6 +178,7 @@ final_dict = bridge.final_dict
 
 _dict_size = dict.__sizeof__
 _DICT_GC_HEADER = sys.getsizeof({}) - {}.__sizeof__()  # what sys.getsizeof adds to a dict's own size
+_DICTS_WITHIN_QUOTA = bridge.DICTS_WITHIN_QUOTA
 
 
 def dict_of_pairs(items, context, engine):
@@ -185,7 +186,7 @@ def dict_of_pairs(items, context, engine):
     ``dict(items)``, for what its ``Iterable`` parameter admits (no string, no mapping). Its
     result, a FrozenDict, needs no quota check."""
     if isinstance(items, collections.abc.Iterable) and not isinstance(items, (str, utils.MappingType)):
-        limit = bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
+        limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
         result = {}
         try:
             for pair in _limit_iterable(_quota(engine, items), engine):
@@ -195,12 +196,37 @@ def dict_of_pairs(items, context, engine):
                     pair = iter(pair)
                     key = next(pair)
                     result[key] = next(pair)
-                if _dict_size(result) > limit:  # yaql checks getsizeof after each pair
+                if limit >= 0 and _dict_size(result) > limit:  # yaql checks getsizeof after each pair
                     raise yaql_exceptions.MemoryQuotaExceededException()
         except StopIteration as error:  # a pair too short: yaql's runner wraps it
             raise yaql_exceptions.WrappedException(error) from None
         return bridge.frozen_dict(result)
     return _call("dict", context, engine, items)
+
+
+def dict_of_selected(receiver, site, key_function, value_function, context, engine):
+    """``dict(receiver.select([k, v]))`` (``site`` the ``select`` call) in one pass over the
+    receiver where the site would run yaql's ``select``: per item ``k``, then ``v`` (item
+    functions), the pair's quota check (``[k, v]``), the insertion and yaql's ``dict`` size
+    check, with no pair built. Other receivers: the site, then ``dict_of_pairs``."""
+    if type(receiver) not in site.query_receivers or site.query is not _select \
+            or not library_method(context, "select"):
+        return dict_of_pairs(site(receiver, context, engine), context, engine)
+    limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
+    result = {}
+    for item in _iterable(receiver, engine):
+        key = key_function(item, context, engine)
+        value = value_function(item, context, engine)
+        key_type, value_type = type(key), type(value)
+        if not ((key_type is str and len(key) < SHORT or key_type is int and _MINUS_SMALL < key < _SMALL
+                 or key_type in ALWAYS_SMALL)
+                and (value_type is str and len(value) < SHORT or value_type is int and _MINUS_SMALL < value < _SMALL
+                     or value_type in ALWAYS_SMALL)):
+            bridge.quota_all(engine, (key, value))
+        result[key] = value
+        if limit >= 0 and _dict_size(result) > limit:
+            raise yaql_exceptions.MemoryQuotaExceededException()
+    return bridge.frozen_dict(result)
 
 
 def format_string(context, engine, format_, *args):
@@ -302,9 +328,19 @@ def library_method(context, name) -> bool:
     return False
 
 
+_FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.ValuesView: dict.values,
+                      collections.abc.ItemsView: dict.items}
+
+
 def _iterable(receiver, engine):
-    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
-    return _limit_iterable(_quota(engine, receiver), engine)
+    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited. A
+    view of a FrozenDict (``keys()``, ``values()``) is iterated as the same view of its dict:
+    the same items in the same order, without the ABC's Python-level iteration."""
+    _quota(engine, receiver)
+    view = _FROZEN_DICT_VIEWS.get(type(receiver))
+    if view is not None and type(receiver._mapping) is FrozenDict:
+        return _limit_iterable(view(receiver._mapping._d), engine)
+    return _limit_iterable(receiver, engine)
 
 
 def _limit_iterable(iterable, engine):

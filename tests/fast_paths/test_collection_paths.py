@@ -63,6 +63,31 @@ CASES = [
     ("dict($b)", None, ((1,),), ("error", "StopIteration")),
     ("dict($b)", None, ("ab",), {"a": "b"}),
     ("dict($b.select([$, $a]))", 0, ("k", "l"), {"k": 0, "l": 0}),
+    # dict(r.select([k, v])) in one pass: key, then value, per item; other receivers via the site
+    ("dict($b.select([$.k, $.v]))", None, (ITEM({"k": "a", "v": 1}), ITEM({"k": "a", "v": 2})), {"a": 2}),
+    ("dict($b.select([$.k, 1 / $.v]))", None, (ITEM({"v": 0}),), ("error", "KeyError")),
+    ("dict($b.select([$.k, 1 / $.v]))", None, (ITEM({"k": 1, "v": 0}),), ("error", "ZeroDivisionError")),
+    ("dict($b.select([$, 1 / $]))", None, (1, 0, [2]), ("error", "ZeroDivisionError")),
+    ("dict($b.select([$, 1]))", None, (1, [2]), ("error", "TypeError")),
+    ("dict($b.select([$, $a]))", BIG, (BIG,), ("error", "MemoryQuotaExceededException")),
+    ("dict($b.select([$, $a]))", HUGE, ("k",), ("error", "MemoryQuotaExceededException")),
+    ("dict($b.select([$, $a]))", (1, 2), ("k",), {"k": (1, 2)}),
+    ("dict($b.select([$, [$a]]))", 2.5, (ITEM({"k": 1}), None, True), {ITEM({"k": 1}): (2.5,), None: (2.5,), True: (2.5,)}),
+    ("dict(range(3000).select([$, 1]))", None, None, ("error", "CollectionTooLargeException")),
+    ("dict(range(2000).select([$, 1])).len()", None, None, 2000),
+    ("dict($b.where($ > 1).select([$, $ * 2]))", None, (1, 2, 3), {2: 4, 3: 6}),
+    ("dict($b.select([$, 1]))", None, None, ("error", "NoMatchingMethodException")),
+    ("dict($b.select([$, 1]))", None, ITEM({"k": 1}), ("error", "NoMatchingMethodException")),
+    ("dict($b.select([$, 1]))", None, "ab", ("error", "NoMatchingMethodException")),
+    ("dict($b.select([$, 1, 2]))", None, ("k",), {"k": 1}),
+    ("dict($b.select([$]))", None, ("k",), ("error", "StopIteration")),
+    # keys(), values() of a FrozenDict iterated as its dict's views: order, limits (keys are a set)
+    ("$b.values().sum()", None, ITEM({"a": 1, "b": 2}), 3),
+    ("$b.keys().select($ + 'x')", None, ITEM({"a": 1, "b": 2}), ("ax", "bx")),
+    ("$b.values().select($.k)", None, ITEM({"a": ITEM({"k": 1}), "b": ITEM({})}), ("error", "KeyError")),
+    ("$b.values().first()", None, ITEM({i: i for i in range(2001)}), 0),
+    ("$b.values().sum()", None, ITEM({i: i for i in range(2001)}), ("error", "CollectionTooLargeException")),
+    ("$b.keys().first()", None, ITEM({i: i for i in range(2001)}), ("error", "CollectionTooLargeException")),
     # [a, b]: yaql sums the items' sizes
     ("[$a, $b]", BIG, "x", (BIG, "x")),
     ("[$a, $a]", BIG, None, ("error", "MemoryQuotaExceededException")),
@@ -98,6 +123,34 @@ def test_collection_paths(text, a, b, expected):
                                                                  fast_paths=fast_paths)))
     assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]
     if isinstance(expected, tuple) and expected[:1] == ("error",):
+        assert outcomes[0][:2] == expected
+    else:
+        assert outcomes[0] == ("value", expected)
+
+
+UNLIMITED_SMALL_QUOTA = {"yaql.limitIterators": -1, "yaql.memoryQuota": 20000}
+LIMIT_PAST_QUOTA = {"yaql.limitIterators": 30000, "yaql.memoryQuota": 600000}
+
+
+@pytest.mark.parametrize("options, within, text, expected", [
+    ({}, True, "dict(range(2000).select([$, 1])).len()", 2000),
+    (UNLIMITED_SMALL_QUOTA, False, "dict(range(3000).select([$, 1])).len()", ("error", "MemoryQuotaExceededException")),
+    (UNLIMITED_SMALL_QUOTA, False, "dict(range(3000).select([$, 1]).select($)).len()",
+     ("error", "MemoryQuotaExceededException")),
+    (UNLIMITED_SMALL_QUOTA, False, "dict(range(300).select([$, 1])).len()", 300),
+    (LIMIT_PAST_QUOTA, False, "dict(range(30000).select([$, 1])).len()", ("error", "MemoryQuotaExceededException")),
+])
+def test_dict_size_checks(options, within, text, expected):
+    """``dict`` of pairs checks its size per pair unless no dict within the iterator limit can
+    reach the quota (``bridge.DICTS_WITHIN_QUOTA``)."""
+    engine = bridge.engine_for((1, 3)).copy(options) if options else bridge.engine_for((1, 3))
+    assert bridge.DICTS_WITHIN_QUOTA[engine] is within
+    outcomes = [_outcome(lambda: engine(text).evaluate(context=_context(None, None)))]
+    for fast_paths in (True, False):
+        outcomes.append(_outcome(lambda: compiled_yaql.evaluate(engine, text, context=_context(None, None),
+                                                                 fast_paths=fast_paths)))
+    assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0]
+    if isinstance(expected, tuple):
         assert outcomes[0][:2] == expected
     else:
         assert outcomes[0] == ("value", expected)
