@@ -66,6 +66,9 @@ class ContractContext(contracts.ContractContext):
 
     def load_object(self, data, default_type=None):
         """Build an object owned by ``owner`` from a dict (class() contract on a mapping)."""
+        loading = self.executor.loading
+        if loading is not None:
+            return loading.load_for_contract(data, default_type, self)
         return self.executor.load_object(data, self.owner, default_type=default_type,
                                          scope=self.calling_type, context=self.context)
 

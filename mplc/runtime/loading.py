@@ -163,19 +163,53 @@ class LoadSession:
         object_id = header.get("id")
         obj = existing if object_id is None else self.get(object_id)
         if obj is None:
-            obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
-                               name=header.get("name"), metadata=header.get("metadata"))
-            if header.get("destroyed"):
-                obj.destroyed = True
-            dependencies = header.get("dependencies")
-            if dependencies:
-                self._restore_destruction_dependencies(obj, dependencies)
-            self.objects[object_id or obj.object_id] = obj
+            obj = self._new_object(murano_type, owner, header, object_id)
         if context is None:
             caller_type = obj.type
             context = _ObjectContextOf(self, obj)
         self._initialize_object(obj, context, caller_type, properties)
         return obj
+
+    def _new_object(self, murano_type, owner, header, object_id):
+        """A new object of the load as its parsed ``header`` describes it."""
+        obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
+                           name=header.get("name"), metadata=header.get("metadata"))
+        if header.get("destroyed"):
+            obj.destroyed = True
+        dependencies = header.get("dependencies")
+        if dependencies:
+            self._restore_destruction_dependencies(obj, dependencies)
+        self.objects[object_id or obj.object_id] = obj
+        return obj
+
+    def load_for_contract(self, data, default_type, cc):
+        """``load`` of a mapping given to a class() contract checked in ``cc`` while this load
+        runs. A new object whose load is only property writes (``direct_writes``) is built here
+        in one step: parsed (without ``parse``'s cache: a second pass parses it again), created,
+        its properties written, its initialisation step queued."""
+        executor = self.executor
+        if type(data) is not dict or executor.dry_run or executor.class_configs is not None:
+            return self.load(data, cc.owner, default_type, cc.calling_type, cc.context)
+        scope = cc.calling_type
+        parsed = self._parse(data, scope, False)
+        murano_type, properties, header = parsed
+        murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
+                                      else default_type)
+        object_id = header.get("id")
+        if murano_type is not None and not header.get("destroyed") and (
+                object_id is None or self.get(object_id) is None):
+            plan = murano_type.load_plan or load_plan(murano_type)
+            caller_type = cc.scope  # the type the contract's code context has
+            groups = plan.direct_writes(caller_type)
+            if groups is not None:
+                if self.initializing and not plan.hierarchy_value_only():
+                    self.needs_second_pass = True
+                obj = self._new_object(murano_type, cc.owner, header, object_id)
+                write_directly(obj, groups, properties, caller_type)
+                self.steps.append(_WholeObject(obj, properties))
+                return obj
+        self.parsed[id(data)] = (data, scope, False, *parsed)
+        return self.load(data, cc.owner, default_type, scope, cc.context)
 
     def load_new(self, murano_type, properties, context):
         """``new(Type, name => value, ...)`` run in ``context``: a fresh object of ``murano_type``
@@ -211,16 +245,19 @@ class LoadSession:
         for both passes (nothing changes a model's data between them)."""
         found = self.parsed.get(id(data))
         if found is None or found[0] is not data or found[1] is not scope or found[2] is not frozen:
-            parsed = parse_definition(self.executor, data, scope, frozen, self.model_classes)
-            if parsed is None:
-                raise ValueError("Invalid object representation format")
-            murano_type, properties, header = parsed
-            keywords = self.keywords
-            if not keywords.issuperset(properties):
-                properties = utils.filter_parameters_dict(properties)
-                keywords.update(properties)
-            found = self.parsed[id(data)] = (data, scope, frozen, murano_type, properties, header)
+            found = self.parsed[id(data)] = (data, scope, frozen, *self._parse(data, scope, frozen))
         return found[3:]
+
+    def _parse(self, data, scope, frozen):
+        parsed = parse_definition(self.executor, data, scope, frozen, self.model_classes)
+        if parsed is None:
+            raise ValueError("Invalid object representation format")
+        murano_type, properties, header = parsed
+        keywords = self.keywords
+        if not keywords.issuperset(properties):
+            properties = utils.filter_parameters_dict(properties)
+            keywords.update(properties)
+        return murano_type, properties, header
 
     def _restore_destruction_dependencies(self, obj, dependencies):
         """The header's ``dependencies.onDestruction`` records whose subscriber is already

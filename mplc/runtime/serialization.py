@@ -51,7 +51,10 @@ class _ModelChecker:
     reference ignores: keys that no class of the object declares as a property or ``.init``
     argument (what they hold is never loaded, so not checked), unknown document entries.
     Only values whose contract calls class() or template() load ``?`` mappings as objects;
-    under any other contract they are plain data, not checked."""
+    under any other contract they are plain data, not checked.
+
+    A value's place is a ``_place`` chain, spelled out (``_spelled``) only for a problem or
+    warning: most models have none."""
 
     def __init__(self, executor):
         self.executor = executor
@@ -74,10 +77,10 @@ class _ModelChecker:
             for key in ("Objects", "ObjectsCopy"):
                 if model.get(key) is not None:
                     self.ids = {}
-                    self.object(model[key], key, (key,))
+                    self.object(model[key], (None, key, True))
             self.attributes(model.get("Attributes") or [])
         else:
-            self.object(model, "$", ())
+            self.object(model, _DOCUMENT_TOP)
         return self.problems
 
     def attributes(self, records):
@@ -91,25 +94,30 @@ class _ModelChecker:
                              f"Attributes[{index}]: not an [id, class, name, value] record",
                              ("Attributes", index))
 
-    def object(self, data, path, location):
+    def object(self, data, place):
         if not isinstance(data, dict):
+            path, location = _spelled(place)
             self.problem("ValueError", f"{path}: an object is a mapping, not {type(data).__name__}",
                          location)
             return
         if "?" not in data:
+            path, location = _spelled(place)
             self.problem("ValueError", f"{path}: no '?' header with the object's type", location)
             return
         header = data["?"]
         if not isinstance(header, dict):
+            path, location = _spelled(place)
             self.problem("AttributeError", f"{path}.?: a mapping with type and id, not {header!r}",
                          location + ("?",))
             return
         type_name = header.get("type")
         if not type_name:
+            path, location = _spelled(place)
             self.problem("ValueError", f"{path}.?.type: a class name is required",
                          location + ("?", "type") if "type" in header else location + ("?",))
             return
         if not isinstance(type_name, str):
+            path, location = _spelled(place)
             self.problem("TypeError", f"{path}.?.type: a class name, not {type_name!r}",
                          location + ("?", "type"))
             return
@@ -118,54 +126,58 @@ class _ModelChecker:
             text = header.get(field)
             if text is not None and not isinstance(text, str):
                 texts_are_strings = False
+                path, location = _spelled(place)
                 self.problem(MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}",
                              location + ("?", field))
         object_id = header.get("id")
         if isinstance(object_id, str):
             if object_id in self.ids:
-                self.problem(MODEL_ERROR, f"{path}: id {object_id!r} is already used at {self.ids[object_id]}",
-                             location + ("?", "id"))
+                path, location = _spelled(place)
+                self.problem(MODEL_ERROR, f"{path}: id {object_id!r} is already used at "
+                             f"{_spelled(self.ids[object_id])[0]}", location + ("?", "id"))
             else:
-                self.ids[object_id] = path
-        declared = self.declared_names(header, path, location) if texts_are_strings else None
+                self.ids[object_id] = place
+        declared = self.declared_names(header, place) if texts_are_strings else None
         for key, value in data.items():
             if key == "?":
                 continue
             if type(key) is not str:
+                path, location = _spelled(place)
                 self.problem("TypeError", f"{path}[{key!r}]: a property name is a string", location)
                 continue
             is_name = self.names.get(key)
             if is_name is None:
                 is_name = self.names[key] = utils.is_keyword(key)
             if not is_name:
+                path, location = _spelled(place)
                 self.problem("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)",
                              location + (key,))
                 continue
             if declared is not None:
                 if key not in declared:
-                    self.warnings.append(f"{path}.{key}: {type_name.partition('/')[0]} has no "
+                    self.warnings.append(f"{_spelled(place)[0]}.{key}: {type_name.partition('/')[0]} has no "
                                          f"property or .init argument {key!r}; ignored")
                     continue
                 if not declared[key]:
                     continue
             if isinstance(value, (dict, list)):
-                self.value(value, f"{path}.{key}", location + (key,))
+                self.value(value, (place, key, True))
 
-    def value(self, value, path, location):
-        """Objects inside a dict or list value (paths are built only for containers)."""
+    def value(self, value, place):
+        """Objects inside a dict or list value (places are made only for containers)."""
         if isinstance(value, dict):
             if "?" in value:
-                self.object(value, path, location)
+                self.object(value, place)
             else:
                 for key, item in value.items():
                     if isinstance(item, (dict, list)):
-                        self.value(item, f"{path}[{key!r}]", location + (key,))
+                        self.value(item, (place, key, False))
         else:
             for index, item in enumerate(value):
                 if isinstance(item, (dict, list)):
-                    self.value(item, f"{path}[{index}]", location + (index,))
+                    self.value(item, (place, index, False))
 
-    def declared_names(self, header, path, location):
+    def declared_names(self, header, place):
         """Property and ``.init`` argument names of the object's classes; None (a problem
         recorded) when the class cannot be loaded. The header's text fields are strings."""
         key = (header["type"], header.get("classVersion"), header.get("package"))
@@ -182,9 +194,30 @@ class _ModelChecker:
                 found = _declared_names(murano_type)
             self.declared[key] = found
         if isinstance(found, errors.MuranoError):
+            path, location = _spelled(place)
             self.problem(found.type_name, f"{path}.?.type: {found}", location + ("?", "type"))
             return None
         return found
+
+
+_DOCUMENT_TOP = (None, "$", False)  # a bare object model: ``$``, at no location
+
+
+def _spelled(place):
+    """(path text, location) of a checker's place: ``(None, top, named)`` for the document's
+    object (a ``named`` top is the first key of the location), else ``(container's place, key,
+    is a property)``; a property is written ``.key``, an item ``[key]``."""
+    links = []
+    while place[0] is not None:
+        links.append(place)
+        place = place[0]
+    _, top, named = place
+    path = [top]
+    location = [top] if named else []
+    for _, key, is_property in reversed(links):
+        path.append(f".{key}" if is_property else f"[{key!r}]")
+        location.append(key)
+    return "".join(path), tuple(location)
 
 
 def _declared_names(murano_type):
