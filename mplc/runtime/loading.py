@@ -40,13 +40,16 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
             spec[key] = value if type(value) in _SCALAR_TYPES else freeze(value)
     if frozen or type(header) is not dict:
         header = dict(_plain(freeze(header)) or {})
+    elif _SCALAR_TYPES.issuperset(map(type, header.values())) and _SCALAR_TYPES.issuperset(
+            map(type, header)):
+        header = dict(header)  # nothing to freeze (the common header: type and id)
     else:
         header = {key if type(key) is str else freeze(key):
                   value if type(value) in _SCALAR_TYPES else freeze(value)
                   for key, value in header.items()}
     type_value = header.get("type")
     murano_type = None
-    if isinstance(type_value, (TypeReference, MuranoType)):
+    if type(type_value) is not str and isinstance(type_value, (TypeReference, MuranoType)):
         murano_type = executor.find_class(type_value)
     elif type_value:
         type_text, class_version, package = (
