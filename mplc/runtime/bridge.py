@@ -155,6 +155,12 @@ class Deferred:
         raise NotImplementedError
 
 
+def _new_finalize_kind(value_type) -> int:
+    """What ``finalize`` and ``thaw`` do with values of a type met for the first time (kept)."""
+    kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+    return kind
+
+
 def _finalize_kind(value_type) -> int:
     if issubclass(value_type, Deferred):
         return _DEFERRED
@@ -203,7 +209,7 @@ def finalize(value):
     value_type = type(value)
     kind = _FINALIZE_KINDS.get(value_type)
     if kind is None:
-        kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+        kind = _new_finalize_kind(value_type)
     if kind == _KEEP:
         return value
     if kind == _PLAIN_MAPPING:
@@ -270,7 +276,7 @@ def thaw(value):
     value_type = type(value)
     kind = _FINALIZE_KINDS.get(value_type)
     if kind is None:
-        kind = _FINALIZE_KINDS[value_type] = _finalize_kind(value_type)
+        kind = _new_finalize_kind(value_type)
     if kind == _KEEP:
         return value
     if kind == _PLAIN_MAPPING or kind == _MAPPING:
