@@ -228,7 +228,7 @@ def finalize(value):
     if kind == _PLAIN_SEQUENCE:
         if value_type is tuple and SCALARS.issuperset(map(type, value)):
             return value
-        items = finalized_items(value)
+        items = _finalized_items(value)
         if value_type is tuple and all(map(operator.is_, items, value)):
             return value
         return tuple(items)
@@ -242,10 +242,10 @@ def finalize(value):
         return value.evaluate()
     if value_type is _RANGE_ITERATOR:
         return tuple(limit_iterable(value))
-    return tuple(finalized_items(limit_iterable(value)))
+    return tuple(_finalized_items(limit_iterable(value)))
 
 
-def finalized_items(items) -> list:
+def _finalized_items(items) -> list:
     """``finalize`` of each item in order; scalars and final FrozenDicts (the usual items)
     without a call."""
     return [item if type(item) in SCALARS or (type(item) is _FROZEN_DICT and getattr(item, FINAL, False))
