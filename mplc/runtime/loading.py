@@ -24,10 +24,13 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
     header = None
     data = _plain(data)
     for key, value in data.items():
-        if type(key) is not str:
+        if type(key) is str:
+            names_class = scope is not None and ":" in key
+        else:
             key = freeze(key)
-        if (type(key) is not str and isinstance(key, (TypeReference, MuranoType))) or (
-                scope is not None and isinstance(key, str) and ":" in key):
+            names_class = isinstance(key, (TypeReference, MuranoType)) or (
+                scope is not None and isinstance(key, str) and ":" in key)
+        if names_class:
             murano_type = executor.find_class(key, scope)
             spec.update((freeze(k), freeze(v)) for k, v in data.items() if freeze(k) != key)
             return murano_type, dict(_plain(freeze(value)) or {}), spec
@@ -155,7 +158,7 @@ class LoadSession:
                                       else default_type)
         if murano_type is None:
             raise ValueError("Invalid object representation: no type information was provided")
-        if self.initializing and not load_plan(murano_type).hierarchy_value_only():
+        if self.initializing and not (murano_type.load_plan or load_plan(murano_type)).hierarchy_value_only():
             self.needs_second_pass = True
         object_id = header.get("id")
         obj = existing if object_id is None else self.get(object_id)
@@ -468,7 +471,9 @@ def direct_writes(murano_type, caller_type):
     does to a new object when that is only writing its properties: no class of the hierarchy
     has ``.init``, a native constructor or Config properties, none has a Runtime property with
     a Default (whose contract failures a load ignores), every property written is declared
-    once, by a class the caller sees it through. Per class part, in ``initialize``'s order:
+    once, by a class the caller sees it through, no class with properties is reached twice
+    (a diamond's shared part is set once per path when the parts below declare nothing, see
+    ``initialize``). Per class part, in ``initialize``'s order:
     (how many entries its load plan has, the ``MuranoProperty`` of each property it writes);
     None when more is done. Config files are ruled out by the caller."""
     types = (murano_type, *murano_type.ancestors())
@@ -482,8 +487,14 @@ def direct_writes(murano_type, caller_type):
             return None
     groups = []
     written_names = set()
+    visited = set()
 
     def visit(part_type):
+        if part_type in visited:
+            if any(load_plan(shared).entries for shared in (part_type, *part_type.ancestors())):
+                raise _NotDirect  # a diamond: the shared part may be set once per path
+            return
+        visited.add(part_type)
         derived = caller_type is not None and caller_type.is_compatible(part_type)
         start_type = caller_type if derived else murano_type
         entries = load_plan(part_type).entries

@@ -536,7 +536,10 @@ class MuranoObject:
         for part_type, _, _ in layout[1:]:
             parts.append(self._part(part_type))
         for part, (_, links, _) in zip(parts, layout):
-            part.parents = {name: parts[position] for name, position in links}
+            parents = {}
+            for name, position in links:
+                parents[name] = parts[position]
+            part.parents = parents
 
     def _part(self, murano_type):
         """The part of this object that ``murano_type`` owns (its parents linked later)."""

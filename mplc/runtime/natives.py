@@ -194,13 +194,18 @@ class NativeMethod(NativeFunction):
 
 
 class NativeClass:
-    """A registered Python class: its constructor and its methods, ready to attach to a type."""
+    """A registered Python class: its constructor and its methods, ready to attach to a type.
+
+    ``shared_state``: the one instance every object's part gets, for a class that can hold no
+    state (no ``__init__``, ``__slots__ = ()``): a model's objects need not each allocate one."""
 
     def __init__(self, name, cls):
         self.name = name
         self.cls = cls
         self.constructor = NativeFunction(name, "__init__", cls.__init__, bound=True) \
             if "__init__" in vars(cls) else None
+        self.shared_state = cls() if self.constructor is None and vars(cls).get("__slots__") == () \
+            else None
         self.methods = []
         for python_name, member in vars(cls).items():
             if python_name.startswith("_"):
@@ -214,7 +219,7 @@ class NativeClass:
     def construct(self, part, params, context, executor):
         """Create the native state of ``part`` from the model's properties it names."""
         if self.constructor is None:
-            part.extension = self.cls()
+            part.extension = self.cls() if self.shared_state is None else self.shared_state
             return
         known = {name: params[name] for name in self.constructor.python_names if name in params}
         for value in known.values():

@@ -326,7 +326,8 @@ class _Writer:
         if inline:
             result = {}
         else:
-            type_value = murano_type if self.serialization_type == "Mixed" else type_string(murano_type)
+            type_value = murano_type if self.serialization_type == "Mixed" else (
+                murano_type.serialized_name or type_string(murano_type))
             result = {"?": self.header(obj, {"type": type_value})}
         for name in names:
             if name in values:
@@ -358,7 +359,9 @@ class _Writer:
             if dependencies:
                 header["dependencies"] = {"onDestruction": dependencies}
         if self.actions:
-            entries = _action_entries(obj.type)
+            entries = obj.type.action_entries
+            if entries is None:
+                entries = _action_entries(obj.type)
             header["_actions"] = {f"{obj.object_id}_{name}": dict(entry)
                                   for name, entry in entries.items()} if entries else {}
         return header
@@ -392,7 +395,7 @@ class _Writer:
         """An object inline where ``parent`` owns it (and it is not written yet), else a
         reference resolved when the tree is done. A class part (a cast) is written as that
         class, as the reference writes it."""
-        if value.real_this.owner is parent and value.object_id not in self.written:
+        if value.real_this._owner is parent and value.object_id not in self.written:
             return self.object(value)
         self.references.append((container, key, _Reference(value)))
         return None

@@ -54,6 +54,51 @@ def test_native_methods_constructor_and_injected_arguments(cache_dir):
     assert result[2] == "tests.natives.Counter called from tests.natives.Counter"
 
 
+class _Stateless:
+    __slots__ = ()
+
+    def ping(self):
+        return "pong"
+
+
+class _NoConstructor:
+    def ping(self):
+        self.calls = getattr(self, "calls", 0) + 1
+        return self.calls
+
+
+class _SlotsAndConstructor:
+    __slots__ = ()
+
+    def __init__(self, this):
+        pass
+
+
+@pytest.mark.parametrize("cls, shared", [
+    (_Stateless, True),  # no __init__, no slots: nothing an instance could hold
+    (_NoConstructor, False),  # methods may keep state on the instance
+    (_SlotsAndConstructor, False),  # a constructor runs per object
+])
+def test_one_instance_serves_every_object_of_a_stateless_native(cache_dir, cls, shared):
+    native_class = natives.NativeClass("tests.natives.Shape", cls)
+    runtime = mplc.Runtime([USER_PACKAGE], cache_dir=cache_dir)
+    first = runtime.executor.load({"?": {"id": "a", "type": "tests.natives.User"}})
+    second = runtime.executor.load({"?": {"id": "b", "type": "tests.natives.User"}})
+    for part in (first, second):
+        native_class.construct(part, {}, None, runtime.executor)
+    assert (first.extension is second.extension) is shared
+    assert type(first.extension) is cls
+
+
+def test_objects_share_the_io_murano_object_native_state(cache_dir):
+    runtime = mplc.Runtime([USER_PACKAGE], cache_dir=cache_dir)
+    executor = runtime.executor
+    root = executor.load({"?": {"id": "root", "type": "tests.natives.User"}})
+    other = executor.load({"?": {"id": "other", "type": "tests.natives.User"}})
+    core_object = executor.find_class("io.murano.Object")
+    assert root.cast(core_object).extension is other.cast(core_object).extension is not None
+
+
 def test_static_native_method(cache_dir):
     assert run(cache_dir, "static")[1] == 42
 

@@ -48,7 +48,10 @@ def _attribute_object_rank(executor, object_id):
 
 @native("io.murano.Object")
 class SysObject:
-    """Attributes: values kept per (object, owning class, name), persisted in the model."""
+    """Attributes: values kept per (object, owning class, name), persisted in the model (the
+    executor's store; an instance holds nothing, as the reference's holds nothing)."""
+
+    __slots__ = ()
 
     def set_attr(self, this, context, executor, name, value,
                  owner: str | TypeReference | MuranoObject | None = None):
