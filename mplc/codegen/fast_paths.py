@@ -19,6 +19,10 @@ from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bits, is_int_expre
 from mplc.codegen.module import fast_attribute, load, store
 from mplc.pyast import PyAst
 
+FINAL = "_mplc_final"
+"""The attribute that marks a FrozenDict final (the runtime's ``bridge.FINAL``, named by
+docs/compiled-modules.md)."""
+
 if TYPE_CHECKING:
     from mplc.codegen.module import ModuleBuilder
 
@@ -294,17 +298,68 @@ class FastPaths:
         return at.IfExp(test=without_receiver, body=fast,
                         orelse=self.builder.call_code(at, name, args))
 
-    def _dict_of_selected(self, at: PyAst, pairs: ir.Expr) -> ast.expr | None:
-        """``dict(r.select([k, v]))`` with ``[k, v]`` context free: ``dict_of_selected`` with
-        the item functions of ``k`` and ``v`` and the ``select`` call site (its fallback)."""
-        while isinstance(pairs, ir.Wrap):
-            pairs = pairs.expr
-        if not (isinstance(pairs, ir.Function) and pairs.name == "#operator_." and len(pairs.args) == 2):
+    @staticmethod
+    def _select_call(tree: ir.Expr) -> tuple[ir.Function, ir.Expr, ir.Function] | None:
+        """``(the call, receiver, member)`` of ``r.select(f)``, else None."""
+        while isinstance(tree, ir.Wrap):
+            tree = tree.expr
+        if not (isinstance(tree, ir.Function) and tree.name == "#operator_." and len(tree.args) == 2):
             return None
-        receiver, member = pairs.args
+        receiver, member = tree.args
         if not (isinstance(member, ir.Function) and member.name == "select" and member.uses_receiver
                 and len(member.args) == 1 and _plain_arguments(member.args)):
             return None
+        return tree, receiver, member
+
+    def selected_result(self, tree: ir.Expr) -> ast.expr | None:
+        """A statement's value ``r.select(f)`` with ``f`` context free (Format >= 1.2):
+        ``selected_result`` with the ``select`` call site, which builds the item function."""
+        found = None if self.legacy else self._select_call(tree)
+        if found is None or not self.context_free(found[2].args[0]):
+            return None
+        call, receiver, member = found
+        at = PyAst(call.pos)
+        return at.Call(func=fast_attribute(at, "selected_result"),
+                       args=[self.builder.expression_code(receiver), self._method_site(at, member),
+                             load(at, "context"), load(at, "engine")], keywords=[])
+
+    def final_dict_statements(self, at: PyAst, code: ast.expr) -> list[ast.stmt] | None:
+        """``return final_dict({...}, unchecked...)`` (an item function's whole value) as
+        statements, without the call: the FrozenDict allocated (``new_instance``), its dict
+        display and attributes set as ``final_dict`` sets them, then marked final when each
+        unchecked value is a scalar. Any other code: None."""
+        if not (isinstance(code, ast.Call) and isinstance(code.func, ast.Attribute) and code.func.attr == "final_dict"):
+            return None
+        frozen = self.builder.new_name("t")
+        constant = self.builder.module_constant
+
+        def attribute(name: str) -> ast.Attribute:
+            return at.Attribute(value=load(at, frozen), attr=name, ctx=ast.Store())
+
+        display, *unchecked = code.args
+        statements = [
+            at.Assign(targets=[store(at, frozen)], value=at.Call(
+                func=constant(at, "new_instance"), args=[constant(at, "FrozenDict")], keywords=[])),
+            at.Assign(targets=[attribute("_d")], value=display),
+            at.Assign(targets=[attribute("_hash")], value=at.Constant(value=None))]
+        mark = at.Assign(targets=[attribute(FINAL)], value=at.Constant(value=True))
+        scalar_tests = [at.Compare(left=at.Call(func=load(at, "type"), args=[value], keywords=[]), ops=[ast.In()],
+                                   comparators=[constant(at, "SCALARS")]) for value in unchecked]
+        if not scalar_tests:
+            statements.append(mark)
+        else:
+            test = scalar_tests[0] if len(scalar_tests) == 1 else at.BoolOp(op=ast.And(), values=scalar_tests)
+            statements.append(at.If(test=test, body=[mark], orelse=[]))
+        statements.append(at.Return(value=load(at, frozen)))
+        return statements
+
+    def _dict_of_selected(self, at: PyAst, pairs: ir.Expr) -> ast.expr | None:
+        """``dict(r.select([k, v]))`` with ``[k, v]`` context free: ``dict_of_selected`` with
+        the item functions of ``k`` and ``v`` and the ``select`` call site (its fallback)."""
+        found = self._select_call(pairs)
+        if found is None:
+            return None
+        pairs, receiver, member = found
         pair = member.args[0]
         while isinstance(pair, ir.Wrap):
             pair = pair.expr

@@ -325,7 +325,8 @@ class ModuleBuilder:
             code = self.expression_code(tree)
         finally:
             self.locals = outer
-        return self.define_function(at, "i", ("item", "context", "engine"), [at.Return(value=code)])
+        statements = self.fast.final_dict_statements(at, code) or [at.Return(value=code)]
+        return self.define_function(at, "i", ("item", "context", "engine"), statements)
 
     def evaluate(self, expression: ir.Expression) -> ast.expr:
         """``_r.evaluate(_fN, context)``: a whole expression, with yaql's statement semantics.
@@ -335,6 +336,9 @@ class ModuleBuilder:
         Python errors into MuranoPL ones as ``_r.evaluate`` does."""
         at = PyAst(expression.pos)
         if self.locals is not None:
+            selected = self.fast.selected_result(expression.tree)
+            if selected is not None:
+                return selected
             code = self.expression_code(expression.tree)
             if self.fast.returns_scalar(expression.tree) or is_int_expression(expression.tree,
                                                                                self.locals.int_keys):

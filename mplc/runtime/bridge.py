@@ -142,7 +142,7 @@ def quota_all(engine, values: tuple) -> None:
         raise yaql_exceptions.MemoryQuotaExceededException()
 
 
-_SCALARS = frozenset((str, int, float, bool, type(None)))
+SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 class Deferred:
@@ -218,7 +218,7 @@ def finalize(value):
         if getattr(value, FINAL, False):
             return value
         plain = value._d  # a FrozenDict's own dict: iterating the Mapping ABC costs a call per item
-        if not (_SCALARS.issuperset(map(type, plain.values())) and _SCALARS.issuperset(map(type, plain))):
+        if not (SCALARS.issuperset(map(type, plain.values())) and SCALARS.issuperset(map(type, plain))):
             keys = [finalize(k) for k in plain]
             values = [finalize(v) for v in plain.values()]
             if not (all(map(operator.is_, keys, plain)) and all(map(operator.is_, values, plain.values()))):
@@ -226,7 +226,7 @@ def finalize(value):
         setattr(value, FINAL, True)
         return value
     if kind == _PLAIN_SEQUENCE:
-        if value_type is tuple and _SCALARS.issuperset(map(type, value)):
+        if value_type is tuple and SCALARS.issuperset(map(type, value)):
             return value
         items = _finalized_items(value)
         if value_type is tuple and all(map(operator.is_, items, value)):
@@ -248,7 +248,7 @@ def finalize(value):
 def _finalized_items(items) -> list:
     """``finalize`` of each item in order; scalars and final FrozenDicts (the usual items)
     without a call."""
-    return [item if type(item) in _SCALARS or (type(item) is _FROZEN_DICT and getattr(item, FINAL, False))
+    return [item if type(item) in SCALARS or (type(item) is _FROZEN_DICT and getattr(item, FINAL, False))
             else finalize(item) for item in items]
 
 
@@ -260,7 +260,7 @@ def final_dict(plain: dict, *unchecked) -> utils.FrozenDict:
     frozen._d = plain
     frozen._hash = None
     for value in unchecked:
-        if type(value) not in _SCALARS:
+        if type(value) not in SCALARS:
             return frozen
     frozen._mplc_final = True
     return frozen
@@ -434,7 +434,7 @@ def evaluate(function, context, engine=None):
         engine = context[ENGINE]
     try:
         value = function(NO_VALUE, context, engine)
-        return value if type(value) in _SCALARS else finalize(value)
+        return value if type(value) in SCALARS else finalize(value)
     except yaql_exceptions.WrappedException as wrapped:
         error = wrapped.wrapped
         from mplc.runtime.flow import to_murano_exception
@@ -446,7 +446,7 @@ def evaluate(function, context, engine=None):
 
 def result(value):
     """A statement's value frozen as yaql's ``#finalize`` freezes it (inline expressions)."""
-    return value if type(value) in _SCALARS else finalize(value)
+    return value if type(value) in SCALARS else finalize(value)
 
 
 def freeze_list(items) -> tuple:

@@ -174,6 +174,9 @@ frozen_dict = bridge.frozen_dict
 """``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, the generated dict display frozen
 (``final_dict`` when every key is a string constant)."""
 final_dict = bridge.final_dict
+SCALARS = bridge.SCALARS
+new_instance = object.__new__
+"""An item function's ``dict(k => v)`` builds its FrozenDict as ``final_dict`` does, inline."""
 
 
 _dict_size = dict.__sizeof__
@@ -227,6 +230,30 @@ def dict_of_selected(receiver, site, key_function, value_function, context, engi
         if limit >= 0 and _dict_size(result) > limit:
             raise yaql_exceptions.MemoryQuotaExceededException()
     return bridge.frozen_dict(result)
+
+
+_FINAL = bridge.FINAL
+_finalize = bridge.finalize
+_MAP_SIZE = sys.getsizeof(map(len, ()))  # what yaql's quota check of the lazy map select returns measures
+
+
+def selected_result(receiver, site, context, engine):
+    """A statement's value ``r.select(f)`` (``site`` the call) as ``result`` freezes it: where
+    the site would run yaql's ``select`` with an item function, the item function's values
+    finalized as ``finalize`` reads the lazy map (each value finalized before the next item is
+    taken), with no map and no second iterator limit: the receiver's (``yaql.limitIterators``,
+    at most finalize's) stops the items first. Other receivers: the site, then ``result``."""
+    item_function = getattr(site.arguments[0], "item_function", None)
+    if item_function is None or type(receiver) not in site.query_receivers or site.query is not _select \
+            or not 0 <= utils.get_max_collection_size(engine) <= bridge.ITERATORS_LIMIT \
+            or bridge.MEMORY_QUOTAS[engine] < _MAP_SIZE or not library_method(context, "select"):
+        return bridge.result(site(receiver, context, engine))
+    values = []
+    for item in _iterable(receiver, engine):
+        value = item_function(item, context, engine)
+        values.append(value if type(value) in SCALARS or (type(value) is FrozenDict and getattr(value, _FINAL, False))
+                      else _finalize(value))
+    return tuple(values)
 
 
 def format_string(context, engine, format_, *args):

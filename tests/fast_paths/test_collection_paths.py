@@ -11,6 +11,7 @@ import pytest
 from yaql.language import utils
 
 import compiled_yaql
+from mplc.codegen import fast_paths
 from mplc.runtime import bridge
 
 BIG = "x" * 300000  # within the 512 KiB quota alone, over it twice over
@@ -97,6 +98,11 @@ CASES = [
     ("$b.select(dict(k => $.select($ * 2), n => len($), m => $ = 1, f => format('{0}', 1)))", None, ((1, 2),),
      ({"k": (2, 4), "n": 2, "m": False, "f": "1"},)),
     ("$b.select(dict($ => 1, k => [$]))", None, ("a",), ({"a": 1, "k": ("a",)},)),
+    # an item function that is one dict(k => v) builds its FrozenDict in statements
+    ("$b.select(dict(k => 1))", None, (1, 2), ({"k": 1}, {"k": 1})),
+    ("$b.select(dict(k => $, n => $a, m => len($)))", (1,), ("ab", (2,)),
+     ({"k": "ab", "n": (1,), "m": 2}, {"k": (2,), "n": (1,), "m": 1})),
+    ("$b.select(dict(k => 1 / $))", None, (1, 0), ("error", "ZeroDivisionError")),
 ]
 
 
@@ -154,3 +160,8 @@ def test_dict_size_checks(options, within, text, expected):
         assert outcomes[0][:2] == expected
     else:
         assert outcomes[0] == ("value", expected)
+
+
+def test_item_functions_mark_final_as_the_runtime_reads():
+    """Item functions set the attribute ``finalize`` reads to skip a final FrozenDict."""
+    assert fast_paths.FINAL == bridge.FINAL
