@@ -252,6 +252,7 @@ class LoadSession:
         return found[3:]
 
     def _parse(self, data, scope, frozen):
+        """``parse_definition`` of ``data``, its properties filtered to keywords."""
         parsed = parse_definition(self.executor, data, scope, frozen, self.model_classes)
         if parsed is None:
             raise ValueError("Invalid object representation format")
