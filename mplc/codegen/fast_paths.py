@@ -422,7 +422,9 @@ class FastPaths:
         if isinstance(member, ir.KeywordConstant):
             site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name),
                                                            at.Constant(value=self.legacy)))
-            if self.legacy:
+            if self.legacy or not self.builder.in_item_function:
+                # inline only where dictionaries are usual, a query's items: elsewhere (the
+                # object's properties, mostly) the test would grow the code for nothing
                 return _triple_call(at, site, self.builder.expression_code(receiver))
             return self._key_read(at, site, member.name, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \

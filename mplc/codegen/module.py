@@ -316,6 +316,11 @@ class ModuleBuilder:
             arguments.append(load(at, self.item_function(tree)))
         return self.define(at, "L", runtime_call(at, "lazy", *arguments))
 
+    @property
+    def in_item_function(self) -> bool:
+        """Whether the code being built is an item function's (``$`` the item it is given)."""
+        return isinstance(self.locals, _ItemValue)
+
     def item_function(self, tree: ir.Expr) -> str:
         """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item``, for a
         tree ``FastPaths.context_free`` admits (a query calls it per item, in its own context)."""

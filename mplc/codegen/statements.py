@@ -7,6 +7,7 @@ belongs to the reference engine is a runtime call (docs/compiled-modules.md, "St
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, fields, is_dataclass, replace
 
 from mplc import ir
@@ -39,9 +40,15 @@ def _reads_attribute(node, name: str) -> bool:
         return node.name == name
     if isinstance(node, tuple):
         return any(_reads_attribute(item, name) for item in node)
-    if is_dataclass(node) and not isinstance(node, ir.Pos):
-        return any(_reads_attribute(getattr(node, field.name), name) for field in fields(node))
-    return False
+    return any(_reads_attribute(getattr(node, field), name) for field in _child_fields(type(node)))
+
+
+@functools.cache
+def _child_fields(node_type) -> tuple[str, ...]:
+    """The fields of an IR node class that may hold other nodes (none for values and ``Pos``)."""
+    if not is_dataclass(node_type) or node_type is ir.Pos:
+        return ()
+    return tuple(field.name for field in fields(node_type))
 
 
 def _names(at: PyAst, names: tuple[str, ...]) -> ast.expr:

@@ -35,7 +35,7 @@ CASES = [
     ("format('{0}{0}', $a)", BIG, None, ("error", "MemoryQuotaExceededException")),
     ("format('{0}', $a)", HUGE, None, ("error", "MemoryQuotaExceededException")),
     ("$b.select(format('{0}:{1}', $, $a))", 7, (1, "z"), ("1:7", "z:7")),
-    # $.key: a FrozenDict's key inline, the site for everything else
+    # $.key: a FrozenDict's key inline in a query's item function, the site for everything else
     ("$a.b", ITEM({"b": 1}), None, 1),
     ("$a.b", ITEM({"c": 1}), None, ("error", "KeyError")),
     ("$a.b", ITEM({"b": HUGE}), None, ("error", "MemoryQuotaExceededException")),
@@ -43,6 +43,10 @@ CASES = [
     ("$a.b", (1,), None, ("error", "NoFunctionRegisteredException")),
     ("$b.select($.k)", None, (ITEM({"k": 1}), ITEM({"k": HUGE})), ("error", "MemoryQuotaExceededException")),
     ("$b.select($.k.k)", None, (ITEM({"k": ITEM({"k": "v"})}),), ("v",)),
+    ("$b.select($.k)", None, (ITEM({"c": 1}),), ("error", "KeyError")),
+    ("$b.select($.k)", None, (None,), ("error", "NoFunctionRegisteredException")),
+    ("$b.select($.k)", None, ((1,),), ("error", "NoFunctionRegisteredException")),
+    ("$b.select($.k)", None, (ITEM({"k": "s"}), ITEM({"k": 2.5}), ITEM({"k": None})), ("s", 2.5, None)),
     # where: lazy, in order, chained, limited
     ("$b.where($ > 1)", None, (1, 2, 3), (2, 3)),
     ("$b.where($.k)", None, (ITEM({"k": True}), ITEM({"k": 0})), (ITEM({"k": True}),)),
