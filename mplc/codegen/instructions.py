@@ -55,28 +55,14 @@ class InstructionTable:
         self._record(pos, self._last)
 
     def _value(self, value: ir.Value | None) -> None:
-        if isinstance(value, ir.Expression):
-            self._run(value.pos, value.source)
-        elif isinstance(value, ir.ListValue):
-            for item in value.items:
-                self._value(item)
-        elif isinstance(value, ir.DictValue):
-            for key, item in value.items:
-                self._value(key)
-                self._value(item)
+        for expression in _expressions(value):
+            self._run(expression.pos, expression.source)
 
     def _deferred(self, value: ir.Value | None) -> None:
         """A Throw's Extra: its expressions run later, where the exception's extra is read, and
         are the instruction there."""
-        if isinstance(value, ir.Expression):
-            self._record(value.pos, (value.source, value.pos.line, value.pos.col))
-        elif isinstance(value, ir.ListValue):
-            for item in value.items:
-                self._deferred(item)
-        elif isinstance(value, ir.DictValue):
-            for key, item in value.items:
-                self._deferred(key)
-                self._deferred(item)
+        for expression in _expressions(value):
+            self._record(expression.pos, (expression.source, expression.pos.line, expression.pos.col))
 
     def _block(self, block: ir.Block | None) -> None:
         if block is not None:
@@ -140,3 +126,16 @@ class InstructionTable:
 def _key(pos: ir.Pos) -> tuple[int, int]:
     at = PyAst(pos)
     return at.lineno, at.col_offset
+
+
+def _expressions(value: ir.Value | None):
+    """The expressions of a data value, in evaluation order (dict keys before their values)."""
+    if isinstance(value, ir.Expression):
+        yield value
+    elif isinstance(value, ir.ListValue):
+        for item in value.items:
+            yield from _expressions(item)
+    elif isinstance(value, ir.DictValue):
+        for key, item in value.items:
+            yield from _expressions(key)
+            yield from _expressions(item)
