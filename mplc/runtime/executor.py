@@ -800,7 +800,7 @@ class DirectCall:
     (``system.core.caller_context``), and natives never run here."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
-                 "takes_invoke", "first_key", "body", "parent", "convention")
+                 "takes_invoke", "first_key", "body", "parent", "convention", "single", "one")
 
     def __init__(self, method, literal_nulls):
         self.method = method
@@ -818,14 +818,19 @@ class DirectCall:
         self.body = method.spec.body
         self.parent = self.plan.parent
         self.convention = self.parent._convention
+        self.single = len(literal_nulls) == 1
+        self.one = self.single and self.arity == 1
 
-    def call(self, receiver, caller, engine, *values):
-        if len(values) == 1 == self.arity:
+    def call(self, receiver, caller, engine, given):
+        """Call the method on ``receiver`` for code running in ``caller``. ``given``: the value
+        at a site of one argument (the usual kind: no tuple to build), else a tuple of them."""
+        if self.one:
+            values = None
             types, when = self.accepted[0]
-            value = values[0]
-            if type(value) not in types or (when is not None and not when(value, None, engine)):
-                values = self._checked(receiver, caller, engine, values)
+            if type(given) not in types or (when is not None and not when(given, None, engine)):
+                given, = self._checked(receiver, caller, engine, (given,))
         else:
+            values = (given,) if self.single else given
             for value, (types, when) in zip(values, self.accepted):
                 if type(value) not in types or (when is not None and not when(value, None, engine)):
                     values = self._checked(receiver, caller, engine, values)
@@ -841,7 +846,8 @@ class DirectCall:
             skip_frame = bridge.lookup(caller, _SKIP_FRAME_KEY)
         if (self.takes_invoke or skip_frame
                 or (flow._running_parallels and flow.in_parallel_branch())):
-            result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, caller)
+            result = self.executor.invoke(self.method, receiver, (given,) if values is None else values,
+                                          _NO_KEYWORDS, caller)
         elif self.body is None:
             result = None
         else:
@@ -851,13 +857,13 @@ class DirectCall:
             this = this.real_this
             # the method's context holds None for property writes, so only a caller that
             # allows them adds the key
-            if len(values) == 1 and allow_writes is None:
-                data = {_THIS_KEY: this, _RECEIVER_KEY: this, self.first_key: values[0]}
+            if values is None and allow_writes is None:
+                data = {_THIS_KEY: this, _RECEIVER_KEY: this, self.first_key: given}
             else:
                 data = {_THIS_KEY: this, _RECEIVER_KEY: this}
                 if allow_writes is not None:
                     data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
-                data.update(zip(self.plan.argument_keys, values))
+                data.update(zip(self.plan.argument_keys, (given,) if values is None else values))
             context = _new_object(CallContext)
             context._parent_context = self.parent
             context._convention = self.convention

@@ -544,8 +544,10 @@ class MethodCall:
     def __call__(self, receiver, context, engine):
         direct = self.direct(receiver)
         if direct is not None:
-            return direct(receiver, context, engine,
-                          *[argument(NO_VALUE, context, engine) for argument in self.arguments])
+            arguments = self.arguments
+            return direct(receiver, context, engine, arguments[0](NO_VALUE, context, engine)
+                          if len(arguments) == 1 else
+                          tuple([argument(NO_VALUE, context, engine) for argument in arguments]))
         if type(receiver) in self.query_receivers and library_method(context, self.name):
             return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)
