@@ -784,6 +784,10 @@ class CallPlan:
                                 None)
 
 
+_refcount = sys.getrefcount
+_SPARE_CONTEXTS = 64  # per DirectCall: a recursion this deep reuses them all
+
+
 class DirectCall:
     """How a method-call site (``fast.MethodCall``) calls the MuranoPL instance method that one
     receiver class resolves, with its arguments evaluated positionally by the caller's body.
@@ -795,12 +799,15 @@ class DirectCall:
     (in its own data for a method body; looked up, as ``Executor.invoke`` does, for a lambda's
     context) and the body runs here, as ``run_body`` runs it (this frame is a method's frame
     while it holds ``context``: see ``running_method``); a call through a Python entry point's
-    frame, or anything else, takes ``Executor.invoke``. Unlike ``Executor.invoke`` it does not
+    frame, or anything else, takes ``Executor.invoke``. A call context that nothing kept when
+    the body returned (no lambda, deferred value, traceback or stored reference: its reference
+    count says so) is kept, without its data, for a later call (``spare``). Unlike
+    ``Executor.invoke`` it does not
     record the caller's context: only a native method's context is asked who called it
     (``system.core.caller_context``), and natives never run here."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
-                 "takes_invoke", "first_key", "body", "parent", "convention", "single", "one")
+                 "takes_invoke", "first_key", "body", "parent", "convention", "single", "one", "spare")
 
     def __init__(self, method, literal_nulls):
         self.method = method
@@ -820,6 +827,7 @@ class DirectCall:
         self.convention = self.parent._convention
         self.single = len(literal_nulls) == 1
         self.one = self.single and self.arity == 1
+        self.spare = []
 
     def call(self, receiver, caller, engine, given):
         """Call the method on ``receiver`` for code running in ``caller``. ``given``: the value
@@ -864,9 +872,13 @@ class DirectCall:
                 if allow_writes is not None:
                     data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
                 data.update(zip(self.plan.argument_keys, (given,) if values is None else values))
-            context = _new_object(CallContext)
-            context._parent_context = self.parent
-            context._convention = self.convention
+            spare = self.spare
+            if spare:
+                context = spare.pop()
+            else:
+                context = _new_object(CallContext)
+                context._parent_context = self.parent
+                context._convention = self.convention
             context._data = data
             try:
                 result = self.body(context)
@@ -874,6 +886,9 @@ class DirectCall:
                 raise
             except Exception as error:
                 raise flow.to_murano_exception(error, sys.exc_info()[2]) from None
+            if _refcount(context) == 2 and len(spare) < _SPARE_CONTEXTS:  # nothing kept it
+                context._data = None
+                spare.append(context)
             del context
         if type(result) is int and _MINUS_SMALL_INT < result < _SMALL_INT:
             return result
