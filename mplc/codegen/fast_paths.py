@@ -106,6 +106,29 @@ def _inline_format(text, arguments: int) -> bool:
     return plain and len(text) + len(fields) * FORMAT_STRING_BOUND < SHORT_TEXT
 
 
+def _format_pieces(text: str, arguments: int) -> list[str | int] | None:
+    """``text`` (that ``_inline_format`` admits) as literal strings and argument indexes, in
+    order, when ``str.format`` would read each field's argument without error (one numbering,
+    ASCII digits, each index within ``arguments``); else None."""
+    pieces: list[str | int] = []
+    automatic = None
+    for literal, name, _, _ in string.Formatter().parse(text):
+        if literal:
+            pieces.append(literal)
+        if name is None:
+            continue
+        if automatic is not None and automatic != (name == ""):
+            return None
+        automatic = name == ""
+        if not (automatic or name.isascii()):
+            return None
+        index = sum(isinstance(piece, int) for piece in pieces) if automatic else int(name)
+        if index >= arguments:
+            return None
+        pieces.append(index)
+    return pieces
+
+
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
     """Positional arguments only: no ``name => value`` and no bare keywords."""
     return not any(isinstance(arg, (ir.MappingRule, ir.KeywordConstant, ir.SkippedArgument))
@@ -393,8 +416,7 @@ class FastPaths:
             first, use = self._evaluated_once(at, code)
             uses.append(use)
             guards.append(self._format_argument_guard(at, first, use))
-        call = at.Call(func=at.Attribute(value=operands[0], attr="format", ctx=ast.Load()), args=uses,
-                       keywords=[])
+        call = self._formatted(at, operands[0], text.value, uses)
         if not guards:
             return call
         test = guards[0]
@@ -403,6 +425,19 @@ class FastPaths:
         fallback = at.Call(func=fast_attribute(at, "format_string"),
                            args=[load(at, "context"), load(at, "engine"), operands[0], *uses], keywords=[])
         return at.IfExp(test=test, body=call, orelse=fallback)
+
+    @staticmethod
+    def _formatted(at: PyAst, text_code: ast.expr, text: str, uses: list[ast.expr]) -> ast.expr:
+        """``text.format(a...)`` for arguments ``_inline_format_argument`` admits: an f-string
+        (each field formatted with an empty spec, as ``str.format`` formats it) when
+        ``_format_pieces`` splits ``text``, else the ``str.format`` call itself."""
+        pieces = _format_pieces(text, len(uses))
+        if pieces is None:
+            return at.Call(func=at.Attribute(value=text_code, attr="format", ctx=ast.Load()), args=uses,
+                           keywords=[])
+        return at.JoinedStr(values=[at.Constant(value=piece) if isinstance(piece, str)
+                                    else at.FormattedValue(value=uses[piece], conversion=-1, format_spec=None)
+                                    for piece in pieces])
 
     @staticmethod
     def _format_argument_guard(at: PyAst, first: ast.expr, use: ast.expr) -> ast.expr:
