@@ -321,15 +321,20 @@ class ModuleBuilder:
         """Whether the code being built is an item function's (``$`` the item it is given)."""
         return isinstance(self.locals, _ItemValue)
 
-    def item_function(self, tree: ir.Expr) -> str:
-        """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item``, for a
-        tree ``FastPaths.context_free`` admits (a query calls it per item, in its own context)."""
-        at = PyAst(tree.pos)
+    def item_code(self, tree: ir.Expr) -> ast.expr:
+        """The code of ``tree`` with ``$`` the local ``item``, for a tree
+        ``FastPaths.context_free`` admits (an item function's value, or a query loop's)."""
         outer, self.locals = self.locals, _ItemValue()
         try:
-            code = self.expression_code(tree)
+            return self.expression_code(tree)
         finally:
             self.locals = outer
+
+    def item_function(self, tree: ir.Expr) -> str:
+        """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item`` (a
+        query calls it per item, in its own context)."""
+        at = PyAst(tree.pos)
+        code = self.item_code(tree)
         statements = self.fast.final_dict_statements(at, code) or [at.Return(value=code)]
         return self.define_function(at, "i", ("item", "context", "engine"), statements)
 
