@@ -376,14 +376,19 @@ _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.Value
 
 
 def _iterable(receiver, engine):
-    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited. A
-    view of a FrozenDict (``keys()``, ``values()``) is iterated as the same view of its dict:
-    the same items in the same order, without the ABC's Python-level iteration."""
+    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
+    return _limit_iterable(_unlimited(receiver, engine), engine)
+
+
+def _unlimited(receiver, engine):
+    """The receiver quota-checked; a view of a FrozenDict (``keys()``, ``values()``) as the
+    same view of its dict: the same items in the same order, without the ABC's Python-level
+    iteration."""
     _quota(engine, receiver)
     view = _FROZEN_DICT_VIEWS.get(type(receiver))
     if view is not None and type(receiver._mapping) is FrozenDict:
-        return _limit_iterable(view(receiver._mapping._d), engine)
-    return _limit_iterable(receiver, engine)
+        return view(receiver._mapping._d)
+    return receiver
 
 
 def _limit_iterable(iterable, engine):
@@ -424,10 +429,31 @@ def _where(receiver, arguments, context, engine):
     return filter(_per_item(arguments[0], context, engine), _iterable(receiver, engine))
 
 
+_COUNTED = frozenset((tuple, list, type({}.values())))
+_INT_ONLY = {int}
+
+
+def _small_ints(values, engine) -> bool:
+    """Whether ``values`` (a tuple, list or dict's values) are ints, at least one and no more
+    than the iterator limit, whose every partial sum stays within the quota's inline bound:
+    then summing them cannot fail, nor differ from yaql's fold, and may run at once."""
+    if type(values) not in _COUNTED:
+        return False
+    count, limit = len(values), utils.get_max_collection_size(engine)
+    if not 0 < count <= (count if limit < 0 else limit) or set(map(type, values)) != _INT_ONLY:
+        return False
+    bound = _SMALL // count
+    return -bound < min(values) and max(values) < bound
+
+
 def _sum(receiver, arguments, context, engine):
     """yaql's ``collection.sum()``: the items folded with ``+`` as ``#operator_+`` resolves it
-    (``functools.reduce``: no item is reduce's TypeError); ints added inline."""
-    items = iter(_iterable(receiver, engine))
+    (``functools.reduce``: no item is reduce's TypeError); ints added inline, small ints of a
+    collection by ``sum``."""
+    values = _unlimited(receiver, engine)
+    if _small_ints(values, engine):
+        return sum(values)
+    items = iter(_limit_iterable(values, engine))
     for total in items:
         break
     else:
