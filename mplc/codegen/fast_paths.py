@@ -350,31 +350,43 @@ class FastPaths:
             where_call, where_receiver, where_member = filtered
             where_site = self._method_site(PyAst(where_call.pos), where_member)
             select_site = self._method_site(at, member)
-            loop = self._selection_loop(at, member.args[0], where_member.args[0])
+            loop = self._selection_loop(at, self._is_range(where_receiver), member.args[0], where_member.args[0])
             return at.Call(func=fast_attribute(at, "selected_where"),
                            args=[self.builder.expression_code(where_receiver), where_site, select_site,
                                  load(at, loop), *context_engine], keywords=[])
         site = self._method_site(at, member)
-        loop = self._selection_loop(at, member.args[0])
+        loop = self._selection_loop(at, self._is_range(receiver), member.args[0])
         return at.Call(func=fast_attribute(at, "selected_result"),
                        args=[self.builder.expression_code(receiver), site, load(at, loop), *context_engine],
                        keywords=[])
 
-    def _selection_loop(self, at: PyAst, selector: ir.Expr, predicate: ir.Expr | None = None) -> str:
+    def _is_range(self, receiver: ir.Expr) -> bool:
+        """Whether a query's receiver is ``range(n)``, whose items are ints (``range_of``, or
+        yaql's ``range`` that takes an int only)."""
+        while isinstance(receiver, ir.Wrap):
+            receiver = receiver.expr
+        return (not self.legacy and isinstance(receiver, ir.Function) and receiver.name == "range"
+                and receiver.uses_receiver and len(receiver.args) == 1 and _plain_arguments(receiver.args))
+
+    def _selection_loop(self, at: PyAst, over_range: bool, selector: ir.Expr,
+                        predicate: ir.Expr | None = None) -> str:
         """``def _sN(items, context, engine)``: the tuple of ``selector``'s values for the
         items (those ``predicate`` is true of), each finalized as ``result`` finalizes it
-        before the next item is taken; both inline, ``$`` the local ``item``."""
+        before the next item is taken; both inline, ``$`` the local ``item`` (``over_range``:
+        an int of ``range(n)``)."""
         values = self.builder.new_name("t")
         append = at.Attribute(value=load(at, values), attr="append", ctx=ast.Load())
-        body = self._finalized_appends(at, self.builder.item_code(selector), selector, append)
+        selected = self.builder.item_code(selector, over_range)
+        body = self._finalized_appends(at, selected, selector, append, over_range)
         if predicate is not None:
-            body = [at.If(test=self.builder.item_code(predicate), body=body, orelse=[])]
+            body = [at.If(test=self.builder.item_code(predicate, over_range), body=body, orelse=[])]
         statements = [at.Assign(targets=[store(at, values)], value=at.List(elts=[], ctx=ast.Load())),
                       at.For(target=store(at, "item"), iter=load(at, "items"), body=body, orelse=[]),
                       at.Return(value=at.Call(func=load(at, "tuple"), args=[load(at, values)], keywords=[]))]
         return self.builder.define_function(at, "s", ("items", "context", "engine"), statements)
 
-    def _finalized_appends(self, at: PyAst, code: ast.expr, tree: ir.Expr, append: ast.expr) -> list[ast.stmt]:
+    def _finalized_appends(self, at: PyAst, code: ast.expr, tree: ir.Expr, append: ast.expr,
+                           over_range: bool) -> list[ast.stmt]:
         """Statements appending ``code``'s value finalized: a scalar as it is; a ``final_dict``
         display built inline and appended as it is when marked final; anything else as it is
         when a scalar or a final FrozenDict, else ``finalize``d."""
@@ -386,7 +398,7 @@ class FastPaths:
         def finalized(value: ast.expr) -> ast.expr:
             return at.Call(func=constant(at, "finalize"), args=[value], keywords=[])
 
-        if self._certainly_scalar(tree):
+        if self._certainly_scalar(tree) or (over_range and is_int_expression(tree, frozenset(("$1",)))):
             return [appended(code)]
         built = self._final_dict_building(at, code)
         if built is not None:
@@ -462,14 +474,15 @@ class FastPaths:
                 and _plain_arguments(pair.args) and self.context_free(pair)):
             return None
         site = self._method_site(PyAst(pairs.pos), member)
-        loop = self._dict_loop(PyAst(pair.pos), *pair.args)
+        loop = self._dict_loop(PyAst(pair.pos), self._is_range(receiver), *pair.args)
         return at.Call(func=fast_attribute(at, "dict_of_selected"),
                        args=[self.builder.expression_code(receiver), site, load(at, loop),
                              load(at, "context"), load(at, "engine")], keywords=[])
 
-    def _dict_loop(self, at: PyAst, key_tree: ir.Expr, value_tree: ir.Expr) -> str:
+    def _dict_loop(self, at: PyAst, over_range: bool, key_tree: ir.Expr, value_tree: ir.Expr) -> str:
         """``def _qN(items, context, engine, limit)``: the dict ``dict_of_selected`` builds, per
-        item ``k`` then ``v`` inline (``$`` the local ``item``), the pair's quota check as
+        item ``k`` then ``v`` inline (``$`` the local ``item``, an int of ``range(n)`` when
+        ``over_range``), the pair's quota check as
         ``[k, v]`` makes it (skipped when both are far below any quota), the insertion and,
         with a ``limit`` >= 0, yaql's ``dict`` size check."""
         constant = self.builder.module_constant
@@ -480,8 +493,8 @@ class FastPaths:
                              keywords=[])
         size_check = at.Call(func=constant(at, "dict_size_quota"), args=[load(at, result), load(at, "limit")],
                              keywords=[])
-        body = [at.Assign(targets=[store(at, key)], value=self.builder.item_code(key_tree)),
-                at.Assign(targets=[store(at, value)], value=self.builder.item_code(value_tree)),
+        body = [at.Assign(targets=[store(at, key)], value=self.builder.item_code(key_tree, over_range)),
+                at.Assign(targets=[store(at, value)], value=self.builder.item_code(value_tree, over_range)),
                 at.If(test=at.UnaryOp(op=ast.Not(), operand=small), body=[at.Expr(value=pair_quota)], orelse=[]),
                 at.Assign(targets=[at.Subscript(value=load(at, result), slice=load(at, key), ctx=ast.Store())],
                           value=load(at, value)),
@@ -503,11 +516,14 @@ class FastPaths:
             return at.Call(func=fast_attribute(at, "format_string"),
                            args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
         guards, uses = [], []
-        for code in operands[1:]:
+        for arg, code in zip(args[1:], operands[1:]):
             if isinstance(code, ast.Constant):
                 if not _inline_format_argument(code.value):
                     return at.Call(func=fast_attribute(at, "format_string"),
                                    args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
+                uses.append(code)
+                continue
+            if isinstance(code, ast.Name) and self._small_int(arg):
                 uses.append(code)
                 continue
             first, use = self._evaluated_once(at, code)
@@ -522,6 +538,15 @@ class FastPaths:
         fallback = at.Call(func=fast_attribute(at, "format_string"),
                            args=[load(at, "context"), load(at, "engine"), operands[0], *uses], keywords=[])
         return at.IfExp(test=test, body=call, orelse=fallback)
+
+    def _small_int(self, tree: ir.Expr) -> bool:
+        """Whether ``tree`` (a local) is certainly an int that ``_inline_format_argument``
+        admits."""
+        locals_ = self.builder.locals
+        if locals_ is None or not is_int_expression(tree, locals_.int_keys):
+            return False
+        bits = int_bits(tree, locals_.int_bounds)
+        return bits is not None and 1 << bits < FORMAT_INT_BOUND
 
     @staticmethod
     def _formatted(at: PyAst, text_code: ast.expr, text: str, uses: list[ast.expr]) -> ast.expr:
@@ -679,6 +704,8 @@ class FastPaths:
         if isinstance(tree, ir.Wrap):
             return self._certainly_scalar(tree.expr)
         if self.returns_scalar(tree) or isinstance(tree, ir.KeywordConstant):
+            return True
+        if self.builder.locals is not None and is_int_expression(tree, self.builder.locals.int_keys):
             return True
         return isinstance(tree, ir.Function) and (
             (tree.name == "#operator_mod" and len(tree.args) == 2)
