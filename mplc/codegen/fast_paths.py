@@ -106,6 +106,29 @@ def _inline_format(text, arguments: int) -> bool:
     return plain and len(text) + len(fields) * FORMAT_STRING_BOUND < SHORT_TEXT
 
 
+def _format_pieces(text: str, arguments: int) -> list[str | int] | None:
+    """``text`` (that ``_inline_format`` admits) as literal strings and argument indexes, in
+    order, when ``str.format`` would read each field's argument without error (one numbering,
+    ASCII digits, each index within ``arguments``); else None."""
+    pieces: list[str | int] = []
+    automatic = None
+    for literal, name, _, _ in string.Formatter().parse(text):
+        if literal:
+            pieces.append(literal)
+        if name is None:
+            continue
+        if automatic is not None and automatic != (name == ""):
+            return None
+        automatic = name == ""
+        if not (automatic or name.isascii()):
+            return None
+        index = sum(isinstance(piece, int) for piece in pieces) if automatic else int(name)
+        if index >= arguments:
+            return None
+        pieces.append(index)
+    return pieces
+
+
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
     """Positional arguments only: no ``name => value`` and no bare keywords."""
     return not any(isinstance(arg, (ir.MappingRule, ir.KeywordConstant, ir.SkippedArgument))
@@ -299,35 +322,110 @@ class FastPaths:
                         orelse=self.builder.call_code(at, name, args))
 
     @staticmethod
-    def _select_call(tree: ir.Expr) -> tuple[ir.Function, ir.Expr, ir.Function] | None:
-        """``(the call, receiver, member)`` of ``r.select(f)``, else None."""
+    def _query_call(tree: ir.Expr, name: str) -> tuple[ir.Function, ir.Expr, ir.Function] | None:
+        """``(the call, receiver, member)`` of ``r.name(f)``, else None."""
         while isinstance(tree, ir.Wrap):
             tree = tree.expr
         if not (isinstance(tree, ir.Function) and tree.name == "#operator_." and len(tree.args) == 2):
             return None
         receiver, member = tree.args
-        if not (isinstance(member, ir.Function) and member.name == "select" and member.uses_receiver
+        if not (isinstance(member, ir.Function) and member.name == name and member.uses_receiver
                 and len(member.args) == 1 and _plain_arguments(member.args)):
             return None
         return tree, receiver, member
 
     def selected_result(self, tree: ir.Expr) -> ast.expr | None:
         """A statement's value ``r.select(f)`` with ``f`` context free (Format >= 1.2):
-        ``selected_result`` with the ``select`` call site, which builds the item function."""
-        found = None if self.legacy else self._select_call(tree)
+        ``selected_result`` with the ``select`` call site (which builds the item function) and
+        the query loop of ``f``; ``r.where(p).select(f)`` with ``p`` context free too:
+        ``selected_where`` with both sites and one loop that tests ``p`` and selects ``f``."""
+        found = None if self.legacy else self._query_call(tree, "select")
         if found is None or not self.context_free(found[2].args[0]):
             return None
         call, receiver, member = found
         at = PyAst(call.pos)
+        context_engine = [load(at, "context"), load(at, "engine")]
+        filtered = self._query_call(receiver, "where")
+        if filtered is not None and self.context_free(filtered[2].args[0]):
+            where_call, where_receiver, where_member = filtered
+            where_site = self._method_site(PyAst(where_call.pos), where_member)
+            select_site = self._method_site(at, member)
+            loop = self._selection_loop(at, self._is_range(where_receiver), member.args[0], where_member.args[0])
+            return at.Call(func=fast_attribute(at, "selected_where"),
+                           args=[self.builder.expression_code(where_receiver), where_site, select_site,
+                                 load(at, loop), *context_engine], keywords=[])
+        site = self._method_site(at, member)
+        loop = self._selection_loop(at, self._is_range(receiver), member.args[0])
         return at.Call(func=fast_attribute(at, "selected_result"),
-                       args=[self.builder.expression_code(receiver), self._method_site(at, member),
-                             load(at, "context"), load(at, "engine")], keywords=[])
+                       args=[self.builder.expression_code(receiver), site, load(at, loop), *context_engine],
+                       keywords=[])
 
-    def final_dict_statements(self, at: PyAst, code: ast.expr) -> list[ast.stmt] | None:
-        """``return final_dict({...}, unchecked...)`` (an item function's whole value) as
-        statements, without the call: the FrozenDict allocated (``new_instance``), its dict
-        display and attributes set as ``final_dict`` sets them, then marked final when each
-        unchecked value is a scalar. Any other code: None."""
+    def _is_range(self, receiver: ir.Expr) -> bool:
+        """Whether a query's receiver is ``range(n)``, whose items are ints (``range_of``, or
+        yaql's ``range`` that takes an int only)."""
+        while isinstance(receiver, ir.Wrap):
+            receiver = receiver.expr
+        return (not self.legacy and isinstance(receiver, ir.Function) and receiver.name == "range"
+                and receiver.uses_receiver and len(receiver.args) == 1 and _plain_arguments(receiver.args))
+
+    def _selection_loop(self, at: PyAst, over_range: bool, selector: ir.Expr,
+                        predicate: ir.Expr | None = None) -> str:
+        """``def _sN(items, context, engine)``: the tuple of ``selector``'s values for the
+        items (those ``predicate`` is true of), each finalized as ``result`` finalizes it
+        before the next item is taken; both inline, ``$`` the local ``item`` (``over_range``:
+        an int of ``range(n)``)."""
+        values = self.builder.new_name("t")
+        append = at.Attribute(value=load(at, values), attr="append", ctx=ast.Load())
+        selected = self.builder.item_code(selector, over_range)
+        body = self._finalized_appends(at, selected, selector, append, over_range)
+        if predicate is not None:
+            body = [at.If(test=self.builder.item_code(predicate, over_range), body=body, orelse=[])]
+        statements = [at.Assign(targets=[store(at, values)], value=at.List(elts=[], ctx=ast.Load())),
+                      at.For(target=store(at, "item"), iter=load(at, "items"), body=body, orelse=[]),
+                      at.Return(value=at.Call(func=load(at, "tuple"), args=[load(at, values)], keywords=[]))]
+        return self.builder.define_function(at, "s", ("items", "context", "engine"), statements)
+
+    def _finalized_appends(self, at: PyAst, code: ast.expr, tree: ir.Expr, append: ast.expr,
+                           over_range: bool) -> list[ast.stmt]:
+        """Statements appending ``code``'s value finalized: a scalar as it is; a ``final_dict``
+        display built inline and appended as it is when marked final; anything else as it is
+        when a scalar or a final FrozenDict, else ``finalize``d."""
+        constant = self.builder.module_constant
+
+        def appended(value: ast.expr) -> ast.stmt:
+            return at.Expr(value=at.Call(func=append, args=[value], keywords=[]))
+
+        def finalized(value: ast.expr) -> ast.expr:
+            return at.Call(func=constant(at, "finalize"), args=[value], keywords=[])
+
+        if self._certainly_scalar(tree) or (over_range and is_int_expression(tree, frozenset(("$1",)))):
+            return [appended(code)]
+        built = self._final_dict_building(at, code)
+        if built is not None:
+            statements, frozen, mark, test = built
+            if test is None:
+                return [*statements, mark, appended(frozen)]
+            return [*statements, at.If(test=test, body=[mark, appended(frozen)], orelse=[appended(finalized(frozen))])]
+        value = self.builder.new_name("t")
+
+        def type_of() -> ast.expr:
+            return at.Call(func=load(at, "type"), args=[load(at, value)], keywords=[])
+
+        final = at.BoolOp(op=ast.Or(), values=[
+            at.Compare(left=type_of(), ops=[ast.In()], comparators=[constant(at, "SCALARS")]),
+            at.BoolOp(op=ast.And(), values=[
+                at.Compare(left=type_of(), ops=[ast.Is()], comparators=[constant(at, "FrozenDict")]),
+                at.Call(func=load(at, "getattr"), args=[load(at, value), at.Constant(value=FINAL),
+                                                        at.Constant(value=False)], keywords=[])])])
+        return [at.Assign(targets=[store(at, value)], value=code),
+                appended(at.IfExp(test=final, body=load(at, value), orelse=finalized(load(at, value))))]
+
+    def _final_dict_building(self, at: PyAst, code: ast.expr) \
+            -> tuple[list[ast.stmt], ast.expr, ast.stmt, ast.expr | None] | None:
+        """For ``final_dict({...}, unchecked...)``: the statements that build the FrozenDict
+        as ``final_dict`` does, without the call (``new_instance``, its dict display and
+        attributes), the built value, the statement that marks it final and the test of the
+        unchecked values (None: none). Any other code: None."""
         if not (isinstance(code, ast.Call) and isinstance(code.func, ast.Attribute) and code.func.attr == "final_dict"):
             return None
         frozen = self.builder.new_name("t")
@@ -345,18 +443,27 @@ class FastPaths:
         mark = at.Assign(targets=[attribute(FINAL)], value=at.Constant(value=True))
         scalar_tests = [at.Compare(left=at.Call(func=load(at, "type"), args=[value], keywords=[]), ops=[ast.In()],
                                    comparators=[constant(at, "SCALARS")]) for value in unchecked]
-        if not scalar_tests:
-            statements.append(mark)
-        else:
+        test = None
+        if scalar_tests:
             test = scalar_tests[0] if len(scalar_tests) == 1 else at.BoolOp(op=ast.And(), values=scalar_tests)
-            statements.append(at.If(test=test, body=[mark], orelse=[]))
-        statements.append(at.Return(value=load(at, frozen)))
+        return statements, load(at, frozen), mark, test
+
+    def final_dict_statements(self, at: PyAst, code: ast.expr) -> list[ast.stmt] | None:
+        """``return final_dict({...}, unchecked...)`` (an item function's whole value) as
+        statements, without the call (``_final_dict_building``), marked final when each
+        unchecked value is a scalar. Any other code: None."""
+        built = self._final_dict_building(at, code)
+        if built is None:
+            return None
+        statements, frozen, mark, test = built
+        statements.append(mark if test is None else at.If(test=test, body=[mark], orelse=[]))
+        statements.append(at.Return(value=frozen))
         return statements
 
     def _dict_of_selected(self, at: PyAst, pairs: ir.Expr) -> ast.expr | None:
         """``dict(r.select([k, v]))`` with ``[k, v]`` context free: ``dict_of_selected`` with
-        the item functions of ``k`` and ``v`` and the ``select`` call site (its fallback)."""
-        found = self._select_call(pairs)
+        the ``select`` call site (its fallback) and the loop that builds the dict."""
+        found = self._query_call(pairs, "select")
         if found is None:
             return None
         pairs, receiver, member = found
@@ -367,10 +474,36 @@ class FastPaths:
                 and _plain_arguments(pair.args) and self.context_free(pair)):
             return None
         site = self._method_site(PyAst(pairs.pos), member)
-        key, value = (load(at, self.builder.item_function(arg)) for arg in pair.args)
+        loop = self._dict_loop(PyAst(pair.pos), self._is_range(receiver), *pair.args)
         return at.Call(func=fast_attribute(at, "dict_of_selected"),
-                       args=[self.builder.expression_code(receiver), site, key, value,
+                       args=[self.builder.expression_code(receiver), site, load(at, loop),
                              load(at, "context"), load(at, "engine")], keywords=[])
+
+    def _dict_loop(self, at: PyAst, over_range: bool, key_tree: ir.Expr, value_tree: ir.Expr) -> str:
+        """``def _qN(items, context, engine, limit)``: the dict ``dict_of_selected`` builds, per
+        item ``k`` then ``v`` inline (``$`` the local ``item``, an int of ``range(n)`` when
+        ``over_range``), the pair's quota check as
+        ``[k, v]`` makes it (skipped when both are far below any quota), the insertion and,
+        with a ``limit`` >= 0, yaql's ``dict`` size check."""
+        constant = self.builder.module_constant
+        result, key, value = (self.builder.new_name("t") for _ in range(3))
+        small = at.BoolOp(op=ast.And(), values=[self._small(at, load(at, key), load(at, key)),
+                                                self._small(at, load(at, value), load(at, value))])
+        pair_quota = at.Call(func=constant(at, "pair_quota"), args=[load(at, "engine"), load(at, key), load(at, value)],
+                             keywords=[])
+        size_check = at.Call(func=constant(at, "dict_size_quota"), args=[load(at, result), load(at, "limit")],
+                             keywords=[])
+        body = [at.Assign(targets=[store(at, key)], value=self.builder.item_code(key_tree, over_range)),
+                at.Assign(targets=[store(at, value)], value=self.builder.item_code(value_tree, over_range)),
+                at.If(test=at.UnaryOp(op=ast.Not(), operand=small), body=[at.Expr(value=pair_quota)], orelse=[]),
+                at.Assign(targets=[at.Subscript(value=load(at, result), slice=load(at, key), ctx=ast.Store())],
+                          value=load(at, value)),
+                at.If(test=at.Compare(left=load(at, "limit"), ops=[ast.GtE()], comparators=[at.Constant(value=0)]),
+                      body=[at.Expr(value=size_check)], orelse=[])]
+        statements = [at.Assign(targets=[store(at, result)], value=at.Dict(keys=[], values=[])),
+                      at.For(target=store(at, "item"), iter=load(at, "items"), body=body, orelse=[]),
+                      at.Return(value=load(at, result))]
+        return self.builder.define_function(at, "q", ("items", "context", "engine", "limit"), statements)
 
     def _format(self, at: PyAst, args: tuple[ir.Expr, ...]) -> ast.expr:
         """``format(f, a...)``: ``_r.fast.format_string``; with a constant ``f`` whose fields are
@@ -383,18 +516,20 @@ class FastPaths:
             return at.Call(func=fast_attribute(at, "format_string"),
                            args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
         guards, uses = [], []
-        for code in operands[1:]:
+        for arg, code in zip(args[1:], operands[1:]):
             if isinstance(code, ast.Constant):
                 if not _inline_format_argument(code.value):
                     return at.Call(func=fast_attribute(at, "format_string"),
                                    args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
                 uses.append(code)
                 continue
+            if isinstance(code, ast.Name) and self._small_int(arg):
+                uses.append(code)
+                continue
             first, use = self._evaluated_once(at, code)
             uses.append(use)
             guards.append(self._format_argument_guard(at, first, use))
-        call = at.Call(func=at.Attribute(value=operands[0], attr="format", ctx=ast.Load()), args=uses,
-                       keywords=[])
+        call = self._formatted(at, operands[0], text.value, uses)
         if not guards:
             return call
         test = guards[0]
@@ -403,6 +538,28 @@ class FastPaths:
         fallback = at.Call(func=fast_attribute(at, "format_string"),
                            args=[load(at, "context"), load(at, "engine"), operands[0], *uses], keywords=[])
         return at.IfExp(test=test, body=call, orelse=fallback)
+
+    def _small_int(self, tree: ir.Expr) -> bool:
+        """Whether ``tree`` (a local) is certainly an int that ``_inline_format_argument``
+        admits."""
+        locals_ = self.builder.locals
+        if locals_ is None or not is_int_expression(tree, locals_.int_keys):
+            return False
+        bits = int_bits(tree, locals_.int_bounds)
+        return bits is not None and 1 << bits < FORMAT_INT_BOUND
+
+    @staticmethod
+    def _formatted(at: PyAst, text_code: ast.expr, text: str, uses: list[ast.expr]) -> ast.expr:
+        """``text.format(a...)`` for arguments ``_inline_format_argument`` admits: an f-string
+        (each field formatted with an empty spec, as ``str.format`` formats it) when
+        ``_format_pieces`` splits ``text``, else the ``str.format`` call itself."""
+        pieces = _format_pieces(text, len(uses))
+        if pieces is None:
+            return at.Call(func=at.Attribute(value=text_code, attr="format", ctx=ast.Load()), args=uses,
+                           keywords=[])
+        return at.JoinedStr(values=[at.Constant(value=piece) if isinstance(piece, str)
+                                    else at.FormattedValue(value=uses[piece], conversion=-1, format_spec=None)
+                                    for piece in pieces])
 
     @staticmethod
     def _format_argument_guard(at: PyAst, first: ast.expr, use: ast.expr) -> ast.expr:
@@ -475,18 +632,25 @@ class FastPaths:
         and len(_v) < SHORT or _k is int and L < _v < C or _k in ALWAYS_SMALL) else _PN(r,
         context, engine)`` (any other value is read again by the site, which checks it)."""
         first, again = self._evaluated_once(at, receiver)
-        value, value_type = load(at, self.builder.new_name("t")), self.builder.new_name("t")
-        constant = self.builder.module_constant
-
-        def store_of(name_node: ast.Name) -> ast.Name:
-            return store(at, name_node.id)
-
+        value = self.builder.new_name("t")
         is_frozen_dict = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
-                                    ops=[ast.Is()], comparators=[constant(at, "FrozenDict")])
+                                    ops=[ast.Is()], comparators=[self.builder.module_constant(at, "FrozenDict")])
         read = at.Subscript(value=at.Attribute(value=again, attr="_d", ctx=ast.Load()),
                             slice=at.Constant(value=name), ctx=ast.Load())
+        small = self._small(at, at.NamedExpr(target=store(at, value), value=read), load(at, value))
+        value = load(at, value)
+        return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, small]), body=value,
+                        orelse=_triple_call(at, site, again))
+
+    def _small(self, at: PyAst, first: ast.expr, value: ast.expr) -> ast.expr:
+        """Whether a value is far below any memory quota as the runtime's ``quota`` judges it
+        (a short string, an int within the inline bound, a float, bool, null or FrozenDict):
+        ``(_k := type(first)) is str and len(v) < SHORT or _k is int and L < v < C or _k in
+        ALWAYS_SMALL``, ``first`` the value's first evaluation and ``value`` its later uses."""
+        constant = self.builder.module_constant
+        value_type = self.builder.new_name("t")
         read_type = at.NamedExpr(target=store(at, value_type), value=at.Call(
-            func=load(at, "type"), args=[at.NamedExpr(target=store_of(value), value=read)], keywords=[]))
+            func=load(at, "type"), args=[first], keywords=[]))
         short_string = at.BoolOp(op=ast.And(), values=[
             at.Compare(left=read_type, ops=[ast.Is()], comparators=[load(at, "str")]),
             at.Compare(left=at.Call(func=load(at, "len"), args=[value], keywords=[]), ops=[ast.Lt()],
@@ -497,9 +661,7 @@ class FastPaths:
                        comparators=[value, constant(at, "INLINE_BOUND")])])
         always_small = at.Compare(left=load(at, value_type), ops=[ast.In()],
                                   comparators=[constant(at, "ALWAYS_SMALL")])
-        small = at.BoolOp(op=ast.Or(), values=[short_string, small_int, always_small])
-        return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, small]), body=value,
-                        orelse=_triple_call(at, site, again))
+        return at.BoolOp(op=ast.Or(), values=[short_string, small_int, always_small])
 
     def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:
         """``(first use, later uses)`` of a value: a local as it is, anything else bound to a
@@ -544,6 +706,8 @@ class FastPaths:
         if isinstance(tree, ir.Wrap):
             return self._certainly_scalar(tree.expr)
         if self.returns_scalar(tree) or isinstance(tree, ir.KeywordConstant):
+            return True
+        if self.builder.locals is not None and is_int_expression(tree, self.builder.locals.int_keys):
             return True
         return isinstance(tree, ir.Function) and (
             (tree.name == "#operator_mod" and len(tree.args) == 2)

@@ -185,6 +185,24 @@ class _ItemValue:
         return False
 
 
+RANGE_ITEM_BITS = 11
+"""Items of ``range(n)`` a query loop takes stay below 2**11: the runtime runs loops only
+under an iterator limit of at most ``bridge.ITERATORS_LIMIT`` (2000; a test checks)."""
+
+
+class _RangeItem(_ItemValue):
+    """The locals of a query loop over ``range(n)``: ``$`` is the local ``item``, an int from
+    0 up to the iterator limit (the loop runs only while one applies, at most
+    ``bridge.ITERATORS_LIMIT`` items)."""
+
+    int_keys: frozenset[str] = frozenset(("$1",))
+    int_bounds: dict[str, int] = {"$1": RANGE_ITEM_BITS}
+
+    @staticmethod
+    def holds_int(local: str) -> bool:
+        return local == "item"
+
+
 class _ReloadFiller(ast.NodeTransformer):
     def __init__(self, body_locals: BodyLocals) -> None:
         self.body_locals = body_locals
@@ -322,15 +340,21 @@ class ModuleBuilder:
         """Whether the code being built is an item function's (``$`` the item it is given)."""
         return isinstance(self.locals, _ItemValue)
 
-    def item_function(self, tree: ir.Expr) -> str:
-        """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item``, for a
-        tree ``FastPaths.context_free`` admits (a query calls it per item, in its own context)."""
-        at = PyAst(tree.pos)
-        outer, self.locals = self.locals, _ItemValue()
+    def item_code(self, tree: ir.Expr, range_item: bool = False) -> ast.expr:
+        """The code of ``tree`` with ``$`` the local ``item``, for a tree
+        ``FastPaths.context_free`` admits (an item function's value, or a query loop's;
+        ``range_item``: a loop's over ``range(n)``)."""
+        outer, self.locals = self.locals, _RangeItem() if range_item else _ItemValue()
         try:
-            code = self.expression_code(tree)
+            return self.expression_code(tree)
         finally:
             self.locals = outer
+
+    def item_function(self, tree: ir.Expr) -> str:
+        """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item`` (a
+        query calls it per item, in its own context)."""
+        at = PyAst(tree.pos)
+        code = self.item_code(tree)
         statements = self.fast.final_dict_statements(at, code) or [at.Return(value=code)]
         return self.define_function(at, "i", ("item", "context", "engine"), statements)
 

@@ -176,6 +176,9 @@ def _finalize_kind(value_type) -> int:
     return _KEEP
 
 
+_RANGE_ITERATOR = type(iter(range(0)))  # yaql's range(): ints, kept as they are
+
+
 def limit_iterable(iterable, limit: int = ITERATORS_LIMIT):
     """yaql's ``utils.limit_iterable``: a sequence, mapping or set longer than ``limit`` fails at
     once, any other iterable when its item past the limit is taken; made of C iterators, with
@@ -185,8 +188,8 @@ def limit_iterable(iterable, limit: int = ITERATORS_LIMIT):
             raise yaql_exceptions.CollectionTooLargeException(limit)
         return iterable
     source = iter(iterable)
-    if limit < 0:
-        return source
+    if limit < 0 or (type(source) is _RANGE_ITERATOR and operator.length_hint(source) <= limit):
+        return source  # a range iterator that ends within the limit: nothing to count
     return itertools.chain(map(operator.itemgetter(1), zip(range(limit), source)), _nothing_more(source, limit))
 
 
@@ -264,8 +267,6 @@ def final_dict(plain: dict, *unchecked) -> utils.FrozenDict:
     frozen._mplc_final = True
     return frozen
 
-
-_RANGE_ITERATOR = type(iter(range(0)))  # yaql's range(): ints, kept as they are
 
 
 def thaw(value):

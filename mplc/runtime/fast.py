@@ -204,53 +204,69 @@ def dict_of_pairs(items, context, engine):
     return _call("dict", context, engine, items)
 
 
-def dict_of_selected(receiver, site, key_function, value_function, context, engine):
+def dict_of_selected(receiver, site, loop, context, engine):
     """``dict(receiver.select([k, v]))`` (``site`` the ``select`` call) in one pass over the
-    receiver where the site would run yaql's ``select``: per item ``k``, then ``v`` (item
-    functions), the pair's quota check (``[k, v]``), the insertion and yaql's ``dict`` size
-    check, with no pair built. Other receivers: the site, then ``dict_of_pairs``."""
+    receiver where the site would run yaql's ``select``: ``loop``, generated, computes per
+    item ``k``, then ``v``, checks the pair's quota (``[k, v]``), inserts it and checks yaql's
+    ``dict`` size, with no pair built. Other receivers: the site, then ``dict_of_pairs``."""
     if type(receiver) not in site.query_receivers or site.query is not _select \
             or not library_method(context, "select"):
         return dict_of_pairs(site(receiver, context, engine), context, engine)
     limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
-    result = {}
-    for item in _iterable(receiver, engine):
-        key = key_function(item, context, engine)
-        value = value_function(item, context, engine)
-        key_type, value_type = type(key), type(value)
-        if not ((key_type is str and len(key) < SHORT or key_type is int and _MINUS_SMALL < key < _SMALL
-                 or key_type in ALWAYS_SMALL)
-                and (value_type is str and len(value) < SHORT or value_type is int and _MINUS_SMALL < value < _SMALL
-                     or value_type in ALWAYS_SMALL)):
-            bridge.quota_all(engine, (key, value))
-        result[key] = value
-        if limit >= 0 and _dict_size(result) > limit:
-            raise yaql_exceptions.MemoryQuotaExceededException()
-    return bridge.frozen_dict(result)
+    return bridge.frozen_dict(loop(_iterable(receiver, engine), context, engine, limit))
 
 
-_FINAL = bridge.FINAL
-_finalize = bridge.finalize
+def pair_quota(engine, key, value) -> None:
+    """The quota check of ``[key, value]`` (a generated ``dict_of_selected`` loop's pair)."""
+    bridge.quota_all(engine, (key, value))
+
+
+def dict_size_quota(result: dict, limit: int) -> None:
+    """yaql's ``dict`` check of the dict it builds, after each insertion."""
+    if _dict_size(result) > limit:
+        raise yaql_exceptions.MemoryQuotaExceededException()
+
+
+finalize = bridge.finalize
 _MAP_SIZE = sys.getsizeof(map(len, ()))  # what yaql's quota check of the lazy map select returns measures
+_FILTER_SIZE = sys.getsizeof(filter(None, ()))  # and of the lazy filter where returns
 
 
-def selected_result(receiver, site, context, engine):
+def _loops_apply(engine) -> bool:
+    """Whether a statement's query loop may stand for the lazy queries ``result`` reads: the
+    receiver's iterator limit (``yaql.limitIterators``, at most finalize's) stops the items
+    first, and the memory quota admits the lazy objects yaql would build."""
+    return 0 <= utils.get_max_collection_size(engine) <= bridge.ITERATORS_LIMIT \
+        and bridge.MEMORY_QUOTAS[engine] >= max(_MAP_SIZE, _FILTER_SIZE)
+
+
+def selected_result(receiver, site, loop, context, engine):
     """A statement's value ``r.select(f)`` (``site`` the call) as ``result`` freezes it: where
-    the site would run yaql's ``select`` with an item function, the item function's values
-    finalized as ``finalize`` reads the lazy map (each value finalized before the next item is
-    taken), with no map and no second iterator limit: the receiver's (``yaql.limitIterators``,
-    at most finalize's) stops the items first. Other receivers: the site, then ``result``."""
-    item_function = getattr(site.arguments[0], "item_function", None)
-    if item_function is None or type(receiver) not in site.query_receivers or site.query is not _select \
-            or not 0 <= utils.get_max_collection_size(engine) <= bridge.ITERATORS_LIMIT \
-            or bridge.MEMORY_QUOTAS[engine] < _MAP_SIZE or not library_method(context, "select"):
+    the site would run yaql's ``select`` with an item function, ``loop`` (generated: ``f``
+    inline per item, each value finalized as ``finalize`` reads the lazy map, before the next
+    item is taken), with no map and no second iterator limit. Other receivers: the site, then
+    ``result``."""
+    if type(receiver) not in site.query_receivers or site.query is not _select \
+            or getattr(site.arguments[0], "item_function", None) is None \
+            or not _loops_apply(engine) or not library_method(context, "select"):
         return bridge.result(site(receiver, context, engine))
-    values = []
-    for item in _iterable(receiver, engine):
-        value = item_function(item, context, engine)
-        values.append(value if type(value) in SCALARS or (type(value) is FrozenDict and getattr(value, _FINAL, False))
-                      else _finalize(value))
-    return tuple(values)
+    return loop(_iterable(receiver, engine), context, engine)
+
+
+def selected_where(receiver, where_site, select_site, loop, context, engine):
+    """A statement's value ``r.where(p).select(f)`` as ``result`` freezes it: where both
+    sites would run yaql's queries with item functions, ``loop`` (generated: per item ``p``,
+    then for those it is true of ``f``, finalized) in one pass, with no filter, no map and no
+    second iterator limit (the filtered items never outnumber the receiver's). Otherwise the
+    ``where`` site, then the ``select`` site, then ``result``."""
+    if type(receiver) not in where_site.query_receivers or where_site.query is not _where \
+            or select_site.query is not _select \
+            or getattr(where_site.arguments[0], "item_function", None) is None \
+            or getattr(select_site.arguments[0], "item_function", None) is None \
+            or not _loops_apply(engine) or not library_method(context, "where") \
+            or not library_method(context, "select"):
+        return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
+    return loop(_iterable(receiver, engine), context, engine)
 
 
 def format_string(context, engine, format_, *args):
@@ -357,14 +373,19 @@ _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.Value
 
 
 def _iterable(receiver, engine):
-    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited. A
-    view of a FrozenDict (``keys()``, ``values()``) is iterated as the same view of its dict:
-    the same items in the same order, without the ABC's Python-level iteration."""
+    """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
+    return _limit_iterable(_unlimited(receiver, engine), engine)
+
+
+def _unlimited(receiver, engine):
+    """The receiver quota-checked; a view of a FrozenDict (``keys()``, ``values()``) as the
+    same view of its dict: the same items in the same order, without the ABC's Python-level
+    iteration."""
     _quota(engine, receiver)
     view = _FROZEN_DICT_VIEWS.get(type(receiver))
     if view is not None and type(receiver._mapping) is FrozenDict:
-        return _limit_iterable(view(receiver._mapping._d), engine)
-    return _limit_iterable(receiver, engine)
+        return view(receiver._mapping._d)
+    return receiver
 
 
 def _limit_iterable(iterable, engine):
@@ -405,10 +426,31 @@ def _where(receiver, arguments, context, engine):
     return filter(_per_item(arguments[0], context, engine), _iterable(receiver, engine))
 
 
+_COUNTED = frozenset((tuple, list, type({}.values())))
+_INT_ONLY = {int}
+
+
+def _small_ints(values, engine) -> bool:
+    """Whether ``values`` (a tuple, list or dict's values) are ints, at least one and no more
+    than the iterator limit, whose every partial sum stays within the quota's inline bound:
+    then summing them cannot fail, nor differ from yaql's fold, and may run at once."""
+    if type(values) not in _COUNTED:
+        return False
+    count, limit = len(values), utils.get_max_collection_size(engine)
+    if not 0 < count <= (count if limit < 0 else limit) or set(map(type, values)) != _INT_ONLY:
+        return False
+    bound = _SMALL // count
+    return -bound < min(values) and max(values) < bound
+
+
 def _sum(receiver, arguments, context, engine):
     """yaql's ``collection.sum()``: the items folded with ``+`` as ``#operator_+`` resolves it
-    (``functools.reduce``: no item is reduce's TypeError); ints added inline."""
-    items = iter(_iterable(receiver, engine))
+    (``functools.reduce``: no item is reduce's TypeError); ints added inline, small ints of a
+    collection by ``sum``."""
+    values = _unlimited(receiver, engine)
+    if _small_ints(values, engine):
+        return sum(values)
+    items = iter(_limit_iterable(values, engine))
     for total in items:
         break
     else:
