@@ -312,7 +312,7 @@ class ModuleBuilder:
         uses_receiver = isinstance(tree, ir.Function) and tree.uses_receiver
         function = self.expression_function(tree)
         arguments = [load(at, function), at.Constant(value=uses_receiver)]
-        if item_function and self.fast is not None and self.fast.context_free(tree):
+        if item_function and self.fast is not None and self.fast.item_callable(tree):
             arguments.append(load(at, self.item_function(tree)))
         return self.define(at, "L", runtime_call(at, "lazy", *arguments))
 
@@ -323,7 +323,7 @@ class ModuleBuilder:
 
     def item_function(self, tree: ir.Expr) -> str:
         """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item``, for a
-        tree ``FastPaths.context_free`` admits (a query calls it per item, in its own context)."""
+        tree ``FastPaths.item_callable`` admits (a query calls it per item, in its own context)."""
         at = PyAst(tree.pos)
         outer, self.locals = self.locals, _ItemValue()
         try:

@@ -288,7 +288,10 @@ def new_object(context, engine, type_name, *properties):
         reference = executor.find_class(type_name, scope).reference
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
-    parameters = {name: bridge.thaw(_quota(engine, value)) for name, value in properties}
+    parameters = {}
+    for name, value in properties:
+        _quota(engine, value)
+        parameters[name] = value if type(value) in SCALARS else bridge.thaw(value)
     created = executor.new_object(reference.type, parameters, context)
     if created is None:
         created = functions.instantiate(executor, context.create_child_context(), scope, reference,
@@ -378,14 +381,22 @@ def _per_item(function, context, engine):
     """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context
     (the queries call a lazy argument's ``item_function`` instead, with none)."""
     scope = context.create_child_context()
-    if type(scope) in _PLAIN_CONTEXTS:
-        return lambda item: function(NO_VALUE, child_context(scope, {"$1": item}), engine)
+    return lambda item: function(NO_VALUE, _item_context(scope, item), engine)
 
-    def call(item):
-        item_context = scope.create_child_context()
-        item_context["$1"] = item
-        return function(NO_VALUE, item_context, engine)
-    return call
+
+def _item_context(scope, item):
+    """The context yaql's lambda runs in for one item: a child of ``scope`` holding ``$``."""
+    if type(scope) in _PLAIN_CONTEXTS:
+        return child_context(scope, {"$1": item})
+    item_context = scope.create_child_context()
+    item_context["$1"] = item
+    return item_context
+
+
+def per_item_call(site, receiver, item, context, engine):
+    """The method call an item function makes (``receiver`` evaluated) when it takes no direct
+    path: the site called in the context yaql's lambda would run in for the item."""
+    return site(receiver, _item_context(context.create_child_context(), item), engine)
 
 
 def _select(receiver, arguments, context, engine):

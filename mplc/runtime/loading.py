@@ -448,7 +448,7 @@ class LoadPlan:
     ``.init`` argument (declaration order) where the value comes from."""
 
     __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
-                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes")
+                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
@@ -477,6 +477,7 @@ class LoadPlan:
             native_class is not None and native_class.constructor is not None)
         self.caller_views = {}
         self._direct_writes = {}
+        self._accepted_writes = {}
 
     def hierarchy_value_only(self) -> bool:
         """Whether every property of the class and its ancestors is ``value_only``."""
@@ -493,7 +494,6 @@ class LoadPlan:
             view = self.caller_views[key] = part.caller_view(caller_type)
         return view
 
-
     def direct_writes(self, caller_type):
         """``direct_writes(self.murano_type, caller_type)``, once per caller class."""
         try:
@@ -501,6 +501,37 @@ class LoadPlan:
         except KeyError:
             writes = self._direct_writes[caller_type] = direct_writes(self.murano_type, caller_type)
             return writes
+
+    def new_accepted(self, executor, properties, caller_type):
+        """``new()`` of the class by code of ``caller_type`` (``new_directly`` applies) when
+        every property it writes is given a value its contract is known to pass as it is
+        (``MuranoProperty.accepted_value``) or is missing with a checked Default: the object,
+        its properties set without running a contract, initialised; else None."""
+        try:
+            writes = self._accepted_writes[caller_type]
+        except KeyError:
+            writes = self._accepted_writes[caller_type] = self._writes_without_code(caller_type)
+        if writes is None:
+            return None
+        values = {}
+        for prop in writes:
+            value = properties.get(prop.name, NO_VALUE)
+            value = prop.checked_default if value is NO_VALUE else prop.accepted_value(value)
+            if value is NO_VALUE:
+                return None
+            values[prop.name] = value
+        obj = MuranoObject(self.murano_type, None)
+        obj.properties = values
+        _WholeObject(obj, properties)(executor)
+        return obj
+
+    def _writes_without_code(self, caller_type):
+        """The properties ``direct_writes`` writes, in order, when every class of the hierarchy
+        is ``value_only``; else None."""
+        groups = self.direct_writes(caller_type)
+        if groups is None or not self.hierarchy_value_only():
+            return None
+        return tuple(prop for _, writes in groups for prop in writes)
 
 
 class _NotDirect(Exception):
