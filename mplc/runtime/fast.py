@@ -16,7 +16,7 @@ import types
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import bridge, functions
+from mplc.runtime import bridge, flow, functions
 from mplc.runtime.executor import DirectCall, Executor, child_context
 from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference
 
@@ -256,6 +256,21 @@ def selected_result(receiver, site, context, engine):
     return tuple(values)
 
 
+_KEPT_ITEMS = SCALARS | {MuranoObject}  # what ``finalize`` returns as it is, tuples of them included
+
+
+def collection(value):
+    """A For's ``In`` value (in a body with locals) as ``iterate(result(value))`` makes it:
+    a tuple of objects and scalars (a property holding objects, say) as it is, without
+    walking it twice."""
+    if type(value) is tuple:
+        for item in value:
+            if type(item) not in _KEPT_ITEMS:
+                return flow.iterate(bridge.result(value))
+        return value
+    return flow.iterate(bridge.result(value))
+
+
 def format_string(context, engine, format_, *args):
     """``format(f, args...)``: mplc's safe ``format`` when ``f`` is a string, as yaql checks
     and converts each argument (its size against the memory quota) before the call."""
@@ -358,6 +373,7 @@ def library_method(context, name) -> bool:
     return False
 
 
+_RANGE_ITERATOR = type(iter(range(0)))
 _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.ValuesView: dict.values,
                       collections.abc.ItemsView: dict.items}
 
@@ -367,7 +383,15 @@ def _iterable(receiver, engine):
     view of a FrozenDict (``keys()``, ``values()``) is iterated as the same view of its dict:
     the same items in the same order, without the ABC's Python-level iteration."""
     _quota(engine, receiver)
-    view = _FROZEN_DICT_VIEWS.get(type(receiver))
+    receiver_type = type(receiver)
+    if receiver_type is tuple or receiver_type is list or receiver_type is _RANGE_ITERATOR:
+        # what ``limit_iterable`` gives back when the items are within the limit: the receiver
+        # itself (a range iterator's length hint is its exact length)
+        limit = utils.get_max_collection_size(engine)
+        if limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
+                         else receiver.__length_hint__()) <= limit:
+            return receiver
+    view = _FROZEN_DICT_VIEWS.get(receiver_type)
     if view is not None and type(receiver._mapping) is FrozenDict:
         return _limit_iterable(view(receiver._mapping._d), engine)
     return _limit_iterable(receiver, engine)

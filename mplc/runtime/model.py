@@ -334,7 +334,7 @@ class MuranoType:
         self._ancestors = None
         self._property_lookups = {}
         self.load_plan = None
-        self.part_layout = None
+        self.part_layout = self.part_types = self.part_links = None
         self.written_property_names = None
         self.referenced_property_names = None
         self.serialized_name = None
@@ -528,7 +528,9 @@ def _part_layout(murano_type):
     """How objects of ``murano_type`` are built: per part, in the order they are built (the
     object's own first, then depth first through each class's parents), its class, its parents
     as (class name, part position), and (creator position, name) where it is first linked.
-    Classes of one name share a part, the first one built."""
+    Classes of one name share a part, the first one built. Also kept by the type: the classes
+    of the parts after the object's own (``part_types``) and every link as (part position, class
+    name, parent part position) in the order the parts' ``parents`` are filled (``part_links``)."""
     layout = [(murano_type, None, None)]
     positions = {murano_type.name: 0}
 
@@ -545,6 +547,10 @@ def _part_layout(murano_type):
         layout[position] = (part_type, tuple(links), layout[position][2])
 
     visit(0)
+    murano_type.part_types = tuple(part_type for part_type, _, _ in layout[1:])
+    murano_type.part_links = tuple((position, name, parent_position)
+                                   for position, (_, links, _) in enumerate(layout)
+                                   for name, parent_position in links)
     murano_type.part_layout = tuple(layout)
     return murano_type.part_layout
 
@@ -565,40 +571,32 @@ class MuranoObject:
     def __init__(self, murano_type, owner, object_id=None, name=None, metadata=None):
         self.type = murano_type
         self._owner = owner
-        self.object_id = object_id or generate_id()
+        self.object_id = object_id = object_id or generate_id()
         self.name = name
         self.metadata = metadata
         self.properties = {}
+        self.parents = {}
         self.this = None
         self.real_this = self
-        self.initialized = False
-        self.destroyed = False
+        self.initialized = self.destroyed = self.doomed = False
         self.extension = None
         self.destruction_dependencies = ()
-        self.doomed = False
-        layout = murano_type.part_layout or _part_layout(murano_type)
+        if murano_type.part_layout is None:
+            _part_layout(murano_type)
         parts = [self]
-        for part_type, _, _ in layout[1:]:
-            parts.append(self._part(part_type))
-        for part, (_, links, _) in zip(parts, layout):
-            parents = {}
-            for name, position in links:
-                parents[name] = parts[position]
-            part.parents = parents
-
-    def _part(self, murano_type):
-        """The part of this object that ``murano_type`` owns (its parents linked later)."""
-        part = _new_object(MuranoObject)
-        part.type = murano_type
-        part._owner = None
-        part.object_id = self.object_id
-        part.name = part.metadata = None
-        part.properties = {}
-        part.this = part.real_this = self
-        part.initialized = part.destroyed = part.doomed = False
-        part.extension = None
-        part.destruction_dependencies = ()
-        return part
+        for part_type in murano_type.part_types:  # each part as ``__init__`` sets one up, inline
+            part = _new_object(MuranoObject)
+            part.type = part_type
+            part._owner = part.name = part.metadata = part.extension = None
+            part.object_id = object_id
+            part.properties = {}
+            part.parents = {}
+            part.this = part.real_this = self
+            part.initialized = part.destroyed = part.doomed = False
+            part.destruction_dependencies = ()
+            parts.append(part)
+        for position, name, parent_position in murano_type.part_links:
+            parts[position].parents[name] = parts[parent_position]
 
     def part_list(self):
         """Every part of the object (``real_this``), itself first, in the order they were built."""
