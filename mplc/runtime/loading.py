@@ -515,14 +515,18 @@ class LoadPlan:
             return None
         values = {}
         for prop in writes:
-            value = properties.get(prop.name, NO_VALUE)
-            value = prop.checked_default if value is NO_VALUE else prop.accepted_value(value)
+            name = prop.name
+            value = properties.get(name, NO_VALUE)
+            if value is NO_VALUE:
+                value = prop.checked_default
+            elif type(value) not in prop.accepted_types:
+                value = prop.accepted_value(value)
             if value is NO_VALUE:
                 return None
-            values[prop.name] = value
+            values[name] = value
         obj = MuranoObject(self.murano_type, None)
         obj.properties = values
-        _WholeObject(obj, properties)(executor)
+        _initialize_parts(obj, properties, executor)
         return obj
 
     def _writes_without_code(self, caller_type):
@@ -626,7 +630,7 @@ def write_directly(obj, groups, params, caller_type):
 
 class _WholeObject:
     """The initialisation step of an object whose classes have no ``.init`` nor native
-    constructor: per part, its native state created, then the part marked initialised."""
+    constructor (``_initialize_parts``)."""
 
     __slots__ = ("obj", "params")
 
@@ -635,12 +639,17 @@ class _WholeObject:
         self.params = params
 
     def __call__(self, executor):
-        params = self.params
-        for part in self.obj.part_list():
-            native_class = part.type.native_class
-            if native_class is not None and part.extension is None:
-                native_class.construct(part, params, None, executor)
-            part.initialized = True
+        _initialize_parts(self.obj, self.params, executor)
+
+
+def _initialize_parts(obj, params, executor):
+    """Per part of an object whose classes have no ``.init`` nor native constructor: its
+    native state created, then the part marked initialised."""
+    for part in obj.part_list():
+        native_class = part.type.native_class
+        if native_class is not None and part.extension is None:
+            native_class.construct(part, params, None, executor)
+        part.initialized = True
 
 
 def new_directly(executor, murano_type, properties, caller_type):
@@ -651,7 +660,7 @@ def new_directly(executor, murano_type, properties, caller_type):
         return None
     obj = MuranoObject(murano_type, None)
     write_directly(obj, groups, properties, caller_type)
-    _WholeObject(obj, properties)(executor)
+    _initialize_parts(obj, properties, executor)
     return obj
 
 
