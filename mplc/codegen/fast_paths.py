@@ -337,10 +337,10 @@ class FastPaths:
     def selected_result(self, tree: ir.Expr) -> ast.expr | None:
         """A statement's value ``r.select(f)`` with ``f`` context free (Format >= 1.2):
         ``selected_result`` with the ``select`` call site (which builds the item function) and
-        the query loop of ``f``; ``r.where(p).select(f)`` with ``p`` context free too:
-        ``selected_where`` with both sites and one loop that tests ``p`` and selects ``f``."""
+        the query loop of ``f`` (``item_callable``); ``r.where(p).select(f)`` with ``p`` context
+        free: ``selected_where`` with both sites and one loop that tests ``p`` and selects ``f``."""
         found = None if self.legacy else self._query_call(tree, "select")
-        if found is None or not self.context_free(found[2].args[0]):
+        if found is None or not self.item_callable(found[2].args[0]):
             return None
         call, receiver, member = found
         at = PyAst(call.pos)
@@ -606,7 +606,10 @@ class FastPaths:
         receiver evaluated once, the site's ``DirectCall`` looked up in the receiver class's
         call sites (the site itself resolves it on first use), and the arguments inline,
         evaluated only on the direct path (the site's lazy arguments read the variable scope); a
-        site of one argument hands the value itself, not a tuple (``DirectCall.call``)."""
+        site of one argument hands the value itself, not a tuple (``DirectCall.call``).
+        In an item function (``item_callable``) the direct call gets the lambda's parent context
+        (it reads no ``$`` from it), and the site runs in the item's own context otherwise:
+        ``_r.fast.per_item_call(_MN, r, item, context, engine)``."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         direct = self.builder.new_name("d")
         is_object = at.Compare(
@@ -622,7 +625,13 @@ class FastPaths:
         given = values[0] if len(values) == 1 else at.Tuple(elts=values, ctx=ast.Load())
         call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"), given],
                        keywords=[])
-        return at.IfExp(test=test, body=call, orelse=_triple_call(at, site, again))
+        if self.builder.in_item_function:
+            fallback = at.Call(func=fast_attribute(at, "per_item_call"),
+                               args=[site, again, load(at, "item"), load(at, "context"), load(at, "engine")],
+                               keywords=[])
+        else:
+            fallback = _triple_call(at, site, again)
+        return at.IfExp(test=test, body=call, orelse=fallback)
 
     def _key_read(self, at: PyAst, site: ast.expr, name: str, receiver: ast.expr) -> ast.expr:
         """``receiver.name`` (Format >= 1.2) on a FrozenDict inline, its key read as the site
@@ -777,6 +786,22 @@ class FastPaths:
                      (name in ("dict", "range") and not self.legacy and len(args) == 1)
                      or (name == "len" and len(args) == 1) or (name == "format" and args))))
         return plain and all(self.context_free(arg) for arg in args)
+
+    def item_callable(self, tree: ir.Expr) -> bool:
+        """Whether a query's lambda ``tree`` gets an item function: it is ``context_free``, or
+        it is a method call ``r.m(a...)`` with positional arguments whose receiver and
+        arguments are: a direct call of a MuranoPL method reads no ``$`` from its caller's
+        context, and every other call runs in the item's own context (``_direct_method_call``)."""
+        if self.context_free(tree):
+            return True
+        while isinstance(tree, ir.Wrap):
+            tree = tree.expr
+        if not (isinstance(tree, ir.Function) and tree.name == "#operator_." and len(tree.args) == 2):
+            return False
+        receiver, member = tree.args
+        return (isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args)
+                and not member.name.startswith("#") and self.context_free(receiver)
+                and all(self.context_free(arg) for arg in member.args))
 
     def writes_no_context(self, tree: ir.Expr) -> bool:
         if isinstance(tree, (ir.Constant, ir.KeywordConstant, ir.GetContextValue, ir.TypeName)):

@@ -331,7 +331,7 @@ class ModuleBuilder:
         uses_receiver = isinstance(tree, ir.Function) and tree.uses_receiver
         function = self.expression_function(tree)
         arguments = [load(at, function), at.Constant(value=uses_receiver)]
-        if item_function and self.fast is not None and self.fast.context_free(tree):
+        if item_function and self.fast is not None and self.fast.item_callable(tree):
             arguments.append(load(at, self.item_function(tree)))
         return self.define(at, "L", runtime_call(at, "lazy", *arguments))
 
@@ -342,7 +342,7 @@ class ModuleBuilder:
 
     def item_code(self, tree: ir.Expr, range_item: bool = False) -> ast.expr:
         """The code of ``tree`` with ``$`` the local ``item``, for a tree
-        ``FastPaths.context_free`` admits (an item function's value, or a query loop's;
+        ``FastPaths.item_callable`` admits (an item function's value, or a query loop's;
         ``range_item``: a loop's over ``range(n)``)."""
         outer, self.locals = self.locals, _RangeItem() if range_item else _ItemValue()
         try:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 
 from mplc import ir
 from mplc.codegen.int_variables import normal_variable_name
-from mplc.codegen.module import (BodyLocals, ModuleBuilder, constant, function_def, load,
-                                  runtime_attribute, runtime_call, store)
+from mplc.codegen.module import (RUNTIME, BodyLocals, ModuleBuilder, constant, fast_attribute, function_def,
+                                  load, runtime_attribute, runtime_call, store)
 from mplc.pyast import PyAst
 
 
@@ -30,6 +30,12 @@ def _context_slot(at: PyAst, name: str, ctx: ast.expr_context) -> ast.expr:
     """``context['$name']``: a variable written by For or Catch As (yaql prefixes names with ``$``)."""
     key = name if name.startswith("$") else "$" + name
     return at.Subscript(value=load(at, "context"), slice=at.Constant(value=key), ctx=ctx)
+
+
+def _is_runtime_call(code: ast.expr, name: str) -> bool:
+    """Whether ``code`` is ``_r.<name>(...)`` as ``runtime_call`` builds it."""
+    return (isinstance(code, ast.Call) and isinstance(code.func, ast.Attribute) and code.func.attr == name
+            and isinstance(code.func.value, ast.Name) and code.func.value.id == RUNTIME)
 
 
 def _reads_attribute(node, name: str) -> bool:
@@ -191,7 +197,11 @@ class StatementCompiler:
 
     def _for(self, node: ir.For, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
-        collection = runtime_call(at, "iterate", self.builder.value(node.collection))
+        collection = self.builder.value(node.collection)
+        if _is_runtime_call(collection, "result"):  # in a body with locals: the value frozen there
+            collection = at.Call(func=fast_attribute(at, "collection"), args=collection.args, keywords=[])
+        else:
+            collection = runtime_call(at, "iterate", collection)
         body = self.block(node.body, replace(scope, in_loop=True))
         item = self.builder.new_name("item")
         return [at.For(target=store(at, item), iter=collection,

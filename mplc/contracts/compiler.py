@@ -284,9 +284,31 @@ class _Validators:
             decorators.append(at.Call(func=_contracts_attribute(at, "passes_unchanged"),
                                       args=[at.Constant(value=name) for name in sorted(unchanged)],
                                       keywords=keywords))
+        elif self._passes_objects(contract):
+            lists = isinstance(contract, ir.ContractList)
+            decorators.append(at.Call(func=_contracts_attribute(at, "passes_objects"),
+                                      args=[at.Constant(value=lists)], keywords=[]))
         self._definitions.append(at.FunctionDef(name=name, args=arguments, body=[passkey, *body],
                                                 decorator_list=decorators, returns=None, type_params=[]))
         return self._definitions
+
+    def _passes_objects(self, contract: ir.Contract) -> bool:
+        """Whether the validator is ``class(...)`` with literal arguments followed by nothing but
+        ``notNull()``, or a list contract of one such spec without length bounds: then it passes
+        an object, or each object of a list, by its class alone (``_r.contracts.passes_objects``)."""
+        if isinstance(contract, ir.ContractList):
+            return (len(contract.items) == 1 and contract.min_length == 0 and contract.max_length is None
+                    and self._passes_objects(contract.items[0]))
+        if not isinstance(contract, ir.ContractExpression):
+            return False
+        chain = method_chain(contract.expression.tree)
+        if not chain or chain[0].name != "class" or any(call.name != "notNull" or call.args for call in chain[1:]):
+            return False
+        try:
+            self._direct_call(chain[0], contract.expression)
+        except _NotDirect:
+            return False
+        return True
 
     def _helper(self, contract: ir.Contract) -> ast.expr:
         self._helpers += 1

@@ -177,6 +177,23 @@ def conditionally_unchanged(validator) -> tuple:
     return getattr(validator, "passes_unchanged_when", (frozenset(), None))
 
 
+def passes_objects(lists=False):
+    """Marks a validator that is ``class(...)`` followed by nothing but ``notNull()`` (with
+    ``lists``: a list contract of one such spec and no length bounds): its verdict on an object
+    (on each object of a list or tuple) depends on the object's class alone, and an object it
+    passes comes back unchanged (the items of a list as a tuple), so callers may remember the
+    classes it passed (the compiler proves the shape)."""
+    def mark(validator):
+        validator.passes_objects = lists
+        return validator
+    return mark
+
+
+def object_acceptance(validator):
+    """None, or for a validator ``passes_objects`` marks whether it takes lists."""
+    return getattr(validator, "passes_objects", None)
+
+
 def string(value, cc: ContractContext):
     mode = cc.mode
     if mode == FINALIZE or value is None or isinstance(value, str):

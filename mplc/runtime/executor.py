@@ -21,7 +21,7 @@ from yaql.language.contexts import Context
 from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
-from mplc.runtime.loading import LoadSession, loads_in_one_pass, new_directly, run_steps
+from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
@@ -584,13 +584,20 @@ class Executor:
         """``new(Type, name => value, ...)`` from code running in ``context``, ``properties``
         finalized: what ``load_object`` builds from ``{Type: properties}``, built directly when
         one pass does it (``loads_in_one_pass``) and no other load is running; else None."""
-        if self.loading is not None or not loads_in_one_pass(murano_type, properties):
+        if self.loading is not None:
             return None
         if self.class_configs is None and not self.dry_run:
-            created = new_directly(self, murano_type, properties, bridge.lookup(context, bridge.TYPE_KEY))
+            caller_type = bridge.lookup(context, bridge.TYPE_KEY)
+            created = (murano_type.load_plan or load_plan(murano_type)).new_accepted(self, properties, caller_type)
+            if created is None:
+                if not loads_in_one_pass(murano_type, properties):
+                    return None
+                created = new_directly(self, murano_type, properties, caller_type)
             if created is not None:
                 self.objects[created.object_id] = created
                 return created
+        elif not loads_in_one_pass(murano_type, properties):
+            return None
         session = self.loading = LoadSession(self, None, False)
         try:
             result = session.load_new(murano_type, properties, context.create_child_context())

@@ -16,7 +16,7 @@ import types
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import bridge, functions
+from mplc.runtime import bridge, flow, functions
 from mplc.runtime.executor import DirectCall, Executor, child_context
 from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference
 
@@ -269,6 +269,21 @@ def selected_where(receiver, where_site, select_site, loop, context, engine):
     return loop(_iterable(receiver, engine), context, engine)
 
 
+_KEPT_ITEMS = SCALARS | {MuranoObject}  # what ``finalize`` returns as it is, tuples of them included
+
+
+def collection(value):
+    """A For's ``In`` value (in a body with locals) as ``iterate(result(value))`` makes it:
+    a tuple of objects and scalars (a property holding objects, say) as it is, without
+    walking it twice."""
+    if type(value) is tuple:
+        for item in value:
+            if type(item) not in _KEPT_ITEMS:
+                return flow.iterate(bridge.result(value))
+        return value
+    return flow.iterate(bridge.result(value))
+
+
 def format_string(context, engine, format_, *args):
     """``format(f, args...)``: mplc's safe ``format`` when ``f`` is a string, as yaql checks
     and converts each argument (its size against the memory quota) before the call."""
@@ -301,7 +316,10 @@ def new_object(context, engine, type_name, *properties):
         reference = executor.find_class(type_name, scope).reference
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
-    parameters = {name: bridge.thaw(_quota(engine, value)) for name, value in properties}
+    parameters = {}
+    for name, value in properties:
+        _quota(engine, value)
+        parameters[name] = value if type(value) in SCALARS else bridge.thaw(value)
     created = executor.new_object(reference.type, parameters, context)
     if created is None:
         created = functions.instantiate(executor, context.create_child_context(), scope, reference,
@@ -368,6 +386,7 @@ def library_method(context, name) -> bool:
     return False
 
 
+_RANGE_ITERATOR = type(iter(range(0)))
 _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.ValuesView: dict.values,
                       collections.abc.ItemsView: dict.items}
 
@@ -382,7 +401,15 @@ def _unlimited(receiver, engine):
     same view of its dict: the same items in the same order, without the ABC's Python-level
     iteration."""
     _quota(engine, receiver)
-    view = _FROZEN_DICT_VIEWS.get(type(receiver))
+    receiver_type = type(receiver)
+    if receiver_type is tuple or receiver_type is list or receiver_type is _RANGE_ITERATOR:
+        # what ``limit_iterable`` gives back when the items are within the limit: the receiver
+        # itself (a range iterator's length hint is its exact length)
+        limit = utils.get_max_collection_size(engine)
+        if limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
+                         else receiver.__length_hint__()) <= limit:
+            return receiver
+    view = _FROZEN_DICT_VIEWS.get(receiver_type)
     if view is not None and type(receiver._mapping) is FrozenDict:
         return view(receiver._mapping._d)
     return receiver
@@ -396,14 +423,22 @@ def _per_item(function, context, engine):
     """``function`` as yaql's queries call a lambda: ``$`` bound to each item in its own context
     (the queries call a lazy argument's ``item_function`` instead, with none)."""
     scope = context.create_child_context()
-    if type(scope) in _PLAIN_CONTEXTS:
-        return lambda item: function(NO_VALUE, child_context(scope, {"$1": item}), engine)
+    return lambda item: function(NO_VALUE, _item_context(scope, item), engine)
 
-    def call(item):
-        item_context = scope.create_child_context()
-        item_context["$1"] = item
-        return function(NO_VALUE, item_context, engine)
-    return call
+
+def _item_context(scope, item):
+    """The context yaql's lambda runs in for one item: a child of ``scope`` holding ``$``."""
+    if type(scope) in _PLAIN_CONTEXTS:
+        return child_context(scope, {"$1": item})
+    item_context = scope.create_child_context()
+    item_context["$1"] = item
+    return item_context
+
+
+def per_item_call(site, receiver, item, context, engine):
+    """The method call an item function makes (``receiver`` evaluated) when it takes no direct
+    path: the site called in the context yaql's lambda would run in for the item."""
+    return site(receiver, _item_context(context.create_child_context(), item), engine)
 
 
 def _select(receiver, arguments, context, engine):

@@ -448,7 +448,7 @@ class LoadPlan:
     ``.init`` argument (declaration order) where the value comes from."""
 
     __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
-                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes")
+                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
@@ -477,6 +477,7 @@ class LoadPlan:
             native_class is not None and native_class.constructor is not None)
         self.caller_views = {}
         self._direct_writes = {}
+        self._accepted_writes = {}
 
     def hierarchy_value_only(self) -> bool:
         """Whether every property of the class and its ancestors is ``value_only``."""
@@ -493,7 +494,6 @@ class LoadPlan:
             view = self.caller_views[key] = part.caller_view(caller_type)
         return view
 
-
     def direct_writes(self, caller_type):
         """``direct_writes(self.murano_type, caller_type)``, once per caller class."""
         try:
@@ -501,6 +501,41 @@ class LoadPlan:
         except KeyError:
             writes = self._direct_writes[caller_type] = direct_writes(self.murano_type, caller_type)
             return writes
+
+    def new_accepted(self, executor, properties, caller_type):
+        """``new()`` of the class by code of ``caller_type`` (``new_directly`` applies) when
+        every property it writes is given a value its contract is known to pass as it is
+        (``MuranoProperty.accepted_value``) or is missing with a checked Default: the object,
+        its properties set without running a contract, initialised; else None."""
+        try:
+            writes = self._accepted_writes[caller_type]
+        except KeyError:
+            writes = self._accepted_writes[caller_type] = self._writes_without_code(caller_type)
+        if writes is None:
+            return None
+        values = {}
+        for prop in writes:
+            name = prop.name
+            value = properties.get(name, NO_VALUE)
+            if value is NO_VALUE:
+                value = prop.checked_default
+            elif type(value) not in prop.accepted_types:
+                value = prop.accepted_value(value)
+            if value is NO_VALUE:
+                return None
+            values[name] = value
+        obj = MuranoObject(self.murano_type, None)
+        obj.properties = values
+        _initialize_parts(obj, properties, executor)
+        return obj
+
+    def _writes_without_code(self, caller_type):
+        """The properties ``direct_writes`` writes, in order, when every class of the hierarchy
+        is ``value_only``; else None."""
+        groups = self.direct_writes(caller_type)
+        if groups is None or not self.hierarchy_value_only():
+            return None
+        return tuple(prop for _, writes in groups for prop in writes)
 
 
 class _NotDirect(Exception):
@@ -595,7 +630,7 @@ def write_directly(obj, groups, params, caller_type):
 
 class _WholeObject:
     """The initialisation step of an object whose classes have no ``.init`` nor native
-    constructor: per part, its native state created, then the part marked initialised."""
+    constructor (``_initialize_parts``)."""
 
     __slots__ = ("obj", "params")
 
@@ -604,12 +639,17 @@ class _WholeObject:
         self.params = params
 
     def __call__(self, executor):
-        params = self.params
-        for part in self.obj.part_list():
-            native_class = part.type.native_class
-            if native_class is not None and part.extension is None:
-                native_class.construct(part, params, None, executor)
-            part.initialized = True
+        _initialize_parts(self.obj, self.params, executor)
+
+
+def _initialize_parts(obj, params, executor):
+    """Per part of an object whose classes have no ``.init`` nor native constructor: its
+    native state created, then the part marked initialised."""
+    for part in obj.part_list():
+        native_class = part.type.native_class
+        if native_class is not None and part.extension is None:
+            native_class.construct(part, params, None, executor)
+        part.initialized = True
 
 
 def new_directly(executor, murano_type, properties, caller_type):
@@ -620,7 +660,7 @@ def new_directly(executor, murano_type, properties, caller_type):
         return None
     obj = MuranoObject(murano_type, None)
     write_directly(obj, groups, properties, caller_type)
-    _WholeObject(obj, properties)(executor)
+    _initialize_parts(obj, properties, executor)
     return obj
 
 

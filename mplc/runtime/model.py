@@ -22,22 +22,24 @@ INSTANCE_METHOD_USAGES = ("Runtime", "Action")
 
 def generate_id() -> str:
     """A random (version 4) UUID's 32 hex digits, as ``uuid.uuid4().hex`` writes them; drawn
-    from the system's random source 256 at a time (one read instead of one per object)."""
+    from the system's random source 256 at a time (one read instead of one per object), the
+    version and variant bits set on the whole draw at once."""
     try:
         return _ids_ahead.pop()
     except IndexError:
-        random = os.urandom(16 * 256)
-        _ids_ahead.extend("%032x" % (int.from_bytes(random[start:start + 16], "big") & _UUID4_KEPT_BITS
-                                     | _UUID4_FIXED_BITS) for start in range(0, len(random), 16))
+        random = bytearray(os.urandom(_UUID_SIZE * _IDS_PER_DRAW))
+        random[6::_UUID_SIZE] = random[6::_UUID_SIZE].translate(_UUID4_VERSION_BYTE)
+        random[8::_UUID_SIZE] = random[8::_UUID_SIZE].translate(_UUID4_VARIANT_BYTE)
+        digits = random.hex()
+        _ids_ahead.extend(digits[start:start + 2 * _UUID_SIZE] for start in range(0, len(digits), 2 * _UUID_SIZE))
         return _ids_ahead.pop()
 
 
 _ids_ahead: list[str] = []  # list.pop is atomic: threads never take the same id
 os.register_at_fork(after_in_child=_ids_ahead.clear)  # a child process must not repeat its parent's
-
-
-_UUID4_KEPT_BITS = ~((0xc000 << 48) | (0xf000 << 64))
-_UUID4_FIXED_BITS = (0x8000 << 48) | (4 << 76)
+_UUID_SIZE, _IDS_PER_DRAW = 16, 256
+_UUID4_VERSION_BYTE = bytes(byte & 0x0f | 0x40 for byte in range(256))  # byte 6: version 4
+_UUID4_VARIANT_BYTE = bytes(byte & 0x3f | 0x80 for byte in range(256))  # byte 8: RFC 4122 variant
 
 
 def traverse(seeds, producer):
@@ -76,9 +78,13 @@ class MuranoProperty:
     """``accepted_types``: the exact types of values that its contract passes unchanged with no
     further condition (the compiler marks such contracts), which ``transform`` returns without
     running it. ``checked_default``: NO_VALUE, or what ``transform`` made of a missing value
-    once, when it makes the same of it every time (see ``_default_checked_once``)."""
+    once, when it makes the same of it every time (see ``_default_checked_once``).
+    ``object_contract``: None, or whether the contract is a list of ``class()`` (True) or one
+    ``class()`` (False), whose verdict on an object depends on its class alone
+    (``contracts.object_acceptance``); ``accepted_classes``: the classes of objects it passed."""
 
-    __slots__ = ("declaring_type", "name", "spec", "usage", "accepted_types", "checked_default")
+    __slots__ = ("declaring_type", "name", "spec", "usage", "accepted_types", "checked_default",
+                 "object_contract", "accepted_classes")
 
     def __init__(self, declaring_type, spec):
         self.declaring_type = declaring_type
@@ -88,25 +94,64 @@ class MuranoProperty:
         self.accepted_types = (frozenset() if spec.contract is None
                                else contracts.unchanged_types(spec.contract))
         self.checked_default = NO_VALUE
+        self.object_contract = None if spec.contract is None else contracts.object_acceptance(spec.contract)
+        self.accepted_classes = set()
 
     @property
     def has_default(self):
         return self.spec.has_default
 
+    def accepted_value(self, value):
+        """What the contract makes of ``value`` (finalized) when that is known without running
+        it: a value of an accepted type, an object of a class the contract passed before (a
+        list or tuple of them, as a tuple, for a list contract); else NO_VALUE."""
+        if type(value) in self.accepted_types:
+            return value
+        object_contract = self.object_contract
+        if object_contract is None:
+            return NO_VALUE
+        classes = self.accepted_classes
+        if object_contract:
+            value_type = type(value)
+            if value_type is not tuple and value_type is not list:
+                return NO_VALUE
+            for item in value:
+                if type(item) is not MuranoObject or item.type not in classes:
+                    return NO_VALUE
+            return value if value_type is tuple else tuple(value)
+        return value if type(value) is MuranoObject and value.type in classes else NO_VALUE
+
+    def _accept_classes_of(self, value):
+        """Remember the classes of the objects ``value`` holds, which the contract just passed."""
+        if self.object_contract:
+            if type(value) is tuple or type(value) is list:
+                self.accepted_classes.update(item.type for item in value if type(item) is MuranoObject)
+        elif type(value) is MuranoObject:
+            self.accepted_classes.add(value.type)
+
     def transform(self, value, this, owner, calling_type, context=None, finalize=True):
         """Apply the Default and the contract; errors carry the reference's ``[Class.prop]`` prefix."""
         if type(value) in self.accepted_types:
             return value
-        if value is NO_VALUE and finalize and self.checked_default is not NO_VALUE:
-            return self.checked_default
+        if value is NO_VALUE:
+            if finalize and self.checked_default is not NO_VALUE:
+                return self.checked_default
+        elif self.object_contract is not None and finalize:
+            accepted = self.accepted_value(value)
+            if accepted is not NO_VALUE:
+                return accepted
         try:
             result = apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
                                     contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED)
         except errors.ContractViolationException as error:
             raise errors.ContractViolationException(
                 f"[{self.declaring_type.name}.{self.name}{error.path}] {error}") from error
-        if value is NO_VALUE and finalize and _default_checked_once(self.spec):
-            self.checked_default = result
+        if finalize:
+            if value is NO_VALUE:
+                if _default_checked_once(self.spec):
+                    self.checked_default = result
+            elif self.object_contract is not None:
+                self._accept_classes_of(value)
         return result
 
     def validate(self, value, this, owner, calling_type):
@@ -289,7 +334,7 @@ class MuranoType:
         self._ancestors = None
         self._property_lookups = {}
         self.load_plan = None
-        self.part_layout = None
+        self.part_layout = self.part_types = self.part_links = None
         self.written_property_names = None
         self.referenced_property_names = None
         self.serialized_name = None
@@ -483,7 +528,9 @@ def _part_layout(murano_type):
     """How objects of ``murano_type`` are built: per part, in the order they are built (the
     object's own first, then depth first through each class's parents), its class, its parents
     as (class name, part position), and (creator position, name) where it is first linked.
-    Classes of one name share a part, the first one built."""
+    Classes of one name share a part, the first one built. Also kept by the type: the classes
+    of the parts after the object's own (``part_types``) and every link as (part position, class
+    name, parent part position) in the order the parts' ``parents`` are filled (``part_links``)."""
     layout = [(murano_type, None, None)]
     positions = {murano_type.name: 0}
 
@@ -500,6 +547,10 @@ def _part_layout(murano_type):
         layout[position] = (part_type, tuple(links), layout[position][2])
 
     visit(0)
+    murano_type.part_types = tuple(part_type for part_type, _, _ in layout[1:])
+    murano_type.part_links = tuple((position, name, parent_position)
+                                   for position, (_, links, _) in enumerate(layout)
+                                   for name, parent_position in links)
     murano_type.part_layout = tuple(layout)
     return murano_type.part_layout
 
@@ -520,40 +571,32 @@ class MuranoObject:
     def __init__(self, murano_type, owner, object_id=None, name=None, metadata=None):
         self.type = murano_type
         self._owner = owner
-        self.object_id = object_id or generate_id()
+        self.object_id = object_id = object_id or generate_id()
         self.name = name
         self.metadata = metadata
         self.properties = {}
+        self.parents = {}
         self.this = None
         self.real_this = self
-        self.initialized = False
-        self.destroyed = False
+        self.initialized = self.destroyed = self.doomed = False
         self.extension = None
         self.destruction_dependencies = ()
-        self.doomed = False
-        layout = murano_type.part_layout or _part_layout(murano_type)
+        if murano_type.part_layout is None:
+            _part_layout(murano_type)
         parts = [self]
-        for part_type, _, _ in layout[1:]:
-            parts.append(self._part(part_type))
-        for part, (_, links, _) in zip(parts, layout):
-            parents = {}
-            for name, position in links:
-                parents[name] = parts[position]
-            part.parents = parents
-
-    def _part(self, murano_type):
-        """The part of this object that ``murano_type`` owns (its parents linked later)."""
-        part = _new_object(MuranoObject)
-        part.type = murano_type
-        part._owner = None
-        part.object_id = self.object_id
-        part.name = part.metadata = None
-        part.properties = {}
-        part.this = part.real_this = self
-        part.initialized = part.destroyed = part.doomed = False
-        part.extension = None
-        part.destruction_dependencies = ()
-        return part
+        for part_type in murano_type.part_types:  # each part as ``__init__`` sets one up, inline
+            part = _new_object(MuranoObject)
+            part.type = part_type
+            part._owner = part.name = part.metadata = part.extension = None
+            part.object_id = object_id
+            part.properties = {}
+            part.parents = {}
+            part.this = part.real_this = self
+            part.initialized = part.destroyed = part.doomed = False
+            part.destruction_dependencies = ()
+            parts.append(part)
+        for position, name, parent_position in murano_type.part_links:
+            parts[position].parents[name] = parts[parent_position]
 
     def part_list(self):
         """Every part of the object (``real_this``), itself first, in the order they were built."""
