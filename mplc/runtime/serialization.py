@@ -348,41 +348,45 @@ class _Writer:
         self.references = []
 
     def object(self, obj):
-        self.written.add(obj.object_id)
+        object_id = obj.object_id
+        self.written.add(object_id)
         murano_type = obj.type
         names = murano_type.written_property_names
         if names is None:
             names = murano_type.written_property_names = _written_property_names(obj)
         real = obj.real_this
         values = real.properties
-        inline = self.serialization_type == "Inline"
-        if inline:
+        serialization_type = self.serialization_type
+        if serialization_type == "Inline":
             result = {}
         else:
-            type_value = murano_type if self.serialization_type == "Mixed" else (
-                murano_type.serialized_name or type_string(murano_type))
-            result = {"?": self.header(obj, {"type": type_value})}
+            header = {"type": murano_type if serialization_type == "Mixed" else (
+                          murano_type.serialized_name or type_string(murano_type)),
+                      "id": object_id, "name": obj.name, "metadata": obj.metadata}
+            if self.actions or obj.destroyed or obj.destruction_dependencies:
+                self.header_extras(obj, header)
+            result = {"?": header}
         for name in names:
             if name in values:
                 value = values[name]
-                if type(value) in _SCALAR_TYPES:
+                value_type = type(value)
+                if value_type in _SCALAR_TYPES:
                     result[name] = value
-                elif type(value) is tuple and not value:
-                    result[name] = []
+                elif value_type is tuple:
+                    result[name] = self.sequence(value, real) if value else []
                 elif self.allow_refs and isinstance(value, MuranoObject) and _by_reference(obj, name):
                     result[name] = value.object_id
                 else:
                     result[name] = self.value(value, real, result, name)
-        if inline:
-            return self.header(obj, {murano_type: result})
+        if serialization_type == "Inline":
+            header = {murano_type: result, "id": object_id, "name": obj.name, "metadata": obj.metadata}
+            self.header_extras(obj, header)
+            return header
         return result
 
-    def header(self, obj, header):
-        """``header`` (the type, or for an Inline dump the body under the type) with the
-        object's header keys added."""
-        header["id"] = obj.object_id
-        header["name"] = obj.name
-        header["metadata"] = obj.metadata
+    def header_extras(self, obj, header):
+        """The header keys after the object's id, name and metadata: destroyed, the
+        destruction dependencies and the actions, where this writer writes them."""
         if obj.destroyed:
             header["destroyed"] = True
         if self.dependencies and obj.destruction_dependencies:
@@ -397,7 +401,6 @@ class _Writer:
                 entries = _action_entries(obj.type)
             header["_actions"] = {f"{obj.object_id}_{name}": dict(entry)
                                   for name, entry in entries.items()} if entries else {}
-        return header
 
     def value(self, value, parent, container, key):
         value_type = type(value)
@@ -440,7 +443,11 @@ class _Writer:
             if item_type in _SCALAR_TYPES:
                 result.append(item)
             elif item_type is MuranoObject:
-                result.append(self.object_value(item, parent, result, index))
+                if item.real_this._owner is parent and item.object_id not in self.written:
+                    result.append(self.object(item))
+                else:
+                    result.append(None)
+                    self.references.append((result, index, _Reference(item)))
             else:
                 result.append(self.value(item, parent, result, index))
         return result
