@@ -42,6 +42,7 @@ class InvalidObjectModel(errors.MuranoError):
 
 DOCUMENT_KEYS = ("Objects", "ObjectsCopy", "Attributes")
 HEADER_TEXT_FIELDS = ("id", "name", "classVersion", "package")
+_TEXT_OR_NONE = frozenset((str, type(None)))
 MODEL_ERROR = "InvalidObjectModel"
 
 
@@ -121,14 +122,16 @@ class _ModelChecker:
             self.problem("TypeError", f"{path}.?.type: a class name, not {type_name!r}",
                          location + ("?", "type"))
             return
-        texts_are_strings = True
-        for field in HEADER_TEXT_FIELDS:
-            text = header.get(field)
-            if text is not None and not isinstance(text, str):
-                texts_are_strings = False
-                path, location = _spelled(place)
-                self.problem(MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}",
-                             location + ("?", field))
+        texts_are_strings = _TEXT_OR_NONE.issuperset(map(type, header.values()))
+        if not texts_are_strings:
+            texts_are_strings = True
+            for field in HEADER_TEXT_FIELDS:
+                text = header.get(field)
+                if text is not None and not isinstance(text, str):
+                    texts_are_strings = False
+                    path, location = _spelled(place)
+                    self.problem(MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}",
+                                 location + ("?", field))
         object_id = header.get("id")
         if isinstance(object_id, str):
             if object_id in self.ids:
@@ -174,7 +177,9 @@ class _ModelChecker:
                         self.value(item, (place, key, False))
         else:
             for index, item in enumerate(value):
-                if isinstance(item, (dict, list)):
+                if type(item) is dict and "?" in item:
+                    self.object(item, (place, index, False))
+                elif isinstance(item, (dict, list)):
                     self.value(item, (place, index, False))
 
     def declared_names(self, header, place):
