@@ -121,6 +121,7 @@ class LoadSession:
         self.model_classes = {}
         self.configs = {}
         self.keywords = set()  # property names of this load's data known to be keywords
+        self.direct_loads = {}  # (class, caller class) -> (its direct_writes, hierarchy_value_only)
 
     def get(self, object_id):
         found = self.objects.get(object_id)
@@ -175,8 +176,8 @@ class LoadSession:
 
     def _new_object(self, murano_type, owner, header, object_id):
         """A new object of the load as its parsed ``header`` describes it."""
-        obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
-                           name=header.get("name"), metadata=header.get("metadata"))
+        obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None,
+                           header.get("name"), header.get("metadata"))
         if header.get("destroyed"):
             obj.destroyed = True
         dependencies = header.get("dependencies")
@@ -201,11 +202,15 @@ class LoadSession:
         object_id = header.get("id")
         if murano_type is not None and not header.get("destroyed") and (
                 object_id is None or self.get(object_id) is None):
-            plan = murano_type.load_plan or load_plan(murano_type)
             caller_type = cc.scope  # the type the contract's code context has
-            groups = plan.direct_writes(caller_type)
+            direct = self.direct_loads.get((murano_type, caller_type))
+            if direct is None:
+                plan = murano_type.load_plan or load_plan(murano_type)
+                direct = self.direct_loads[murano_type, caller_type] = (
+                    plan.direct_writes(caller_type), plan.hierarchy_value_only())
+            groups, value_only = direct
             if groups is not None:
-                if self.initializing and not plan.hierarchy_value_only():
+                if self.initializing and not value_only:
                     self.needs_second_pass = True
                 obj = self._new_object(murano_type, cc.owner, header, object_id)
                 write_directly(obj, groups, properties, caller_type)
