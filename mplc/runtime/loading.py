@@ -619,6 +619,9 @@ def write_directly(obj, groups, params, caller_type):
                     if type(value) in prop.accepted_types:
                         values[name] = value
                         continue
+                    if value is NO_VALUE and prop.checked_default is not NO_VALUE:
+                        values[name] = prop.checked_default
+                        continue
                     try:
                         values[name] = prop.transform(value, obj, obj, caller_type)
                     except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:

@@ -368,8 +368,10 @@ class _Writer:
             header = {"type": murano_type if serialization_type == "Mixed" else (
                           murano_type.serialized_name or type_string(murano_type)),
                       "id": object_id, "name": obj.name, "metadata": obj.metadata}
-            if self.actions or obj.destroyed or obj.destruction_dependencies:
-                self.header_extras(obj, header)
+            if obj.destroyed or obj.destruction_dependencies:
+                self.header_state(obj, header)
+            if self.actions:
+                header["_actions"] = _actions(obj)
             result = {"?": header}
         for name in names:
             if name in values:
@@ -385,13 +387,15 @@ class _Writer:
                     result[name] = self.value(value, real, result, name)
         if serialization_type == "Inline":
             header = {murano_type: result, "id": object_id, "name": obj.name, "metadata": obj.metadata}
-            self.header_extras(obj, header)
+            self.header_state(obj, header)
+            if self.actions:
+                header["_actions"] = _actions(obj)
             return header
         return result
 
-    def header_extras(self, obj, header):
-        """The header keys after the object's id, name and metadata: destroyed, the
-        destruction dependencies and the actions, where this writer writes them."""
+    def header_state(self, obj, header):
+        """The header keys after the object's id, name and metadata, before its actions:
+        destroyed, and the destruction dependencies where this writer writes them."""
         if obj.destroyed:
             header["destroyed"] = True
         if self.dependencies and obj.destruction_dependencies:
@@ -400,12 +404,6 @@ class _Writer:
                             if not (subscriber.destroyed or subscriber.doomed)]
             if dependencies:
                 header["dependencies"] = {"onDestruction": dependencies}
-        if self.actions:
-            entries = obj.type.action_entries
-            if entries is None:
-                entries = _action_entries(obj.type)
-            header["_actions"] = {f"{obj.object_id}_{name}": dict(entry)
-                                  for name, entry in entries.items()} if entries else {}
 
     def value(self, value, parent, container, key):
         value_type = type(value)
@@ -575,6 +573,15 @@ def serialize_model(executor) -> dict:
 ACTION_TEXTS = (("io.murano.metadata.Description", "description"),
                 ("io.murano.metadata.HelpText", "helpText"))
 TITLE = "io.murano.metadata.Title"
+
+
+def _actions(obj) -> dict:
+    """The ``_actions`` header entry of ``obj``: its class's action entries under the object's
+    id and the method name."""
+    entries = obj.type.action_entries
+    if entries is None:
+        entries = _action_entries(obj.type)
+    return {f"{obj.object_id}_{name}": dict(entry) for name, entry in entries.items()} if entries else {}
 
 
 def _action_entries(murano_type) -> dict:
