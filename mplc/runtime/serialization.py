@@ -140,29 +140,29 @@ class _ModelChecker:
                              f"{_spelled(self.ids[object_id])[0]}", location + ("?", "id"))
             else:
                 self.ids[object_id] = place
-        declared = self.declared_names(header, place) if texts_are_strings else None
+        declared, verdicts = (self.declared_names(header, place) if texts_are_strings
+                              else None) or _UNKNOWN_CLASS
         for key, value in data.items():
-            if key == "?":
-                continue
-            if type(key) is not str:
-                path, location = _spelled(place)
-                self.problem("TypeError", f"{path}[{key!r}]: a property name is a string", location)
-                continue
-            is_name = self.names.get(key)
-            if is_name is None:
-                is_name = self.names[key] = utils.is_keyword(key)
-            if not is_name:
-                path, location = _spelled(place)
-                self.problem("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)",
-                             location + (key,))
-                continue
-            if declared is not None:
-                if key not in declared:
+            loads_objects = verdicts.get(key)
+            if loads_objects is None:
+                if type(key) is not str:
+                    path, location = _spelled(place)
+                    self.problem("TypeError", f"{path}[{key!r}]: a property name is a string", location)
+                    continue
+                is_name = self.names.get(key)
+                if is_name is None:
+                    is_name = self.names[key] = utils.is_keyword(key)
+                if not is_name:
+                    path, location = _spelled(place)
+                    self.problem("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)",
+                                 location + (key,))
+                    continue
+                if declared is not None:
                     self.warnings.append(f"{_spelled(place)[0]}.{key}: {type_name.partition('/')[0]} has no "
                                          f"property or .init argument {key!r}; ignored")
                     continue
-                if not declared[key]:
-                    continue
+            elif not loads_objects:
+                continue
             if isinstance(value, (dict, list)):
                 self.value(value, (place, key, True))
 
@@ -183,8 +183,10 @@ class _ModelChecker:
                     self.value(item, (place, index, False))
 
     def declared_names(self, header, place):
-        """Property and ``.init`` argument names of the object's classes; None (a problem
-        recorded) when the class cannot be loaded. The header's text fields are strings."""
+        """(property and ``.init`` argument names of the object's classes -> whether a contract
+        of that name loads objects, the verdict on each key of the object: the same for those
+        names that are property names, and skip ``?``); None (a problem recorded) when the
+        class cannot be loaded. The header's text fields are strings."""
         key = (header["type"], header.get("classVersion"), header.get("package"))
         found = self.declared.get(key)
         if found is None:
@@ -196,7 +198,10 @@ class _ModelChecker:
             except errors.MuranoError as error:
                 found = error
             else:
-                found = _declared_names(murano_type)
+                declared = _declared_names(murano_type)
+                verdicts = {name: loads for name, loads in declared.items() if utils.is_keyword(name)}
+                verdicts["?"] = False
+                found = (declared, verdicts)
             self.declared[key] = found
         if isinstance(found, errors.MuranoError):
             path, location = _spelled(place)
@@ -205,6 +210,7 @@ class _ModelChecker:
         return found
 
 
+_UNKNOWN_CLASS = (None, {"?": False})  # ``declared_names`` of an object whose class is not known
 _DOCUMENT_TOP = (None, "$", False)  # a bare object model: ``$``, at no location
 
 
