@@ -444,11 +444,12 @@ class FastPaths:
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
                             args: tuple[ir.Expr, ...]) -> ast.expr:
-        """In a body with locals: ``_dN(r, context, engine, a...) if type(r) is MuranoObject and
+        """In a body with locals: ``_dN(r, context, engine, (a, ...)) if type(r) is MuranoObject and
         (_dN := r.type.call_sites.get(_MN)) is not None else _MN(r, context, engine)``: the
         receiver evaluated once, the site's ``DirectCall`` looked up in the receiver class's
         call sites (the site itself resolves it on first use), and the arguments inline,
-        evaluated only on the direct path (the site's lazy arguments read the variable scope)."""
+        evaluated only on the direct path (the site's lazy arguments read the variable scope); a
+        site of one argument hands the value itself, not a tuple (``DirectCall.call``)."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         direct = self.builder.new_name("d")
         is_object = at.Compare(
@@ -460,8 +461,9 @@ class FastPaths:
             func=at.Attribute(value=call_sites, attr="get", ctx=ast.Load()), args=[site], keywords=[]))
         test = at.BoolOp(op=ast.And(), values=[
             is_object, at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])])
-        call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"),
-                                                    *(self.builder.expression_code(arg) for arg in args)],
+        values = [self.builder.expression_code(arg) for arg in args]
+        given = values[0] if len(values) == 1 else at.Tuple(elts=values, ctx=ast.Load())
+        call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"), given],
                        keywords=[])
         return at.IfExp(test=test, body=call, orelse=_triple_call(at, site, again))
 

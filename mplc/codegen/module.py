@@ -143,7 +143,8 @@ class BodyLocals:
             statements.append(at.Assign(targets=[store(at, VARIABLES)], value=at.Attribute(
                 value=load(at, "context"), attr="_data", ctx=ast.Load())))
         statements.extend(self.read_back(at, key) for key in self.names)
-        statements.append(at.Assign(targets=[store(at, "receiver")], value=fast_attribute(at, "NO_VALUE")))
+        statements.append(at.Assign(targets=[store(at, "receiver")],
+                                    value=self.builder.module_constant(at, "NO_VALUE")))
         statements.append(at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE")))
         return statements
 
@@ -351,6 +352,11 @@ class ModuleBuilder:
             if isinstance(code, ast.IfExp) and id(code) in self.scalar_when_inline:
                 code.orelse = runtime_call(at, "result", code.orelse)
                 return code
+            if isinstance(code, ast.Name):  # a local: ``_r.result`` inline for scalars
+                is_scalar = at.Compare(left=at.Call(func=load(at, "type"), args=[code], keywords=[]),
+                                       ops=[ast.In()], comparators=[self.module_constant(at, "SCALARS")])
+                return at.IfExp(test=is_scalar, body=load(at, code.id),
+                                orelse=runtime_call(at, "result", load(at, code.id)))
             return runtime_call(at, "result", code)
         function = self.expression_function(expression.tree)
         arguments = [load(at, function), load(at, "context")]

@@ -37,7 +37,6 @@ CURRENT_METHOD = "?currentMethod"
 CALLER_CONTEXT = "?callerContext"
 ALLOW_PROPERTY_WRITES = "?allowPropertyWrites"
 ARGUMENT_OWNER = "?argumentOwner"
-VARIABLE_SCOPE = "?variableScope"
 SKIP_FRAME = "?skipFrame"
 
 

@@ -38,14 +38,11 @@ _CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
 _CALLER_CONTEXT_KEY = bridge.stored_key(bridge.CALLER_CONTEXT)
 _ALLOW_PROPERTY_WRITES_KEY = bridge.ALLOW_PROPERTY_WRITES_KEY
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
-_VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
 _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
 CallContext = bridge.CallContext
-_PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
-_NO_DATA: dict = {}
 
 
 class Package:
@@ -387,7 +384,7 @@ class Executor:
         holding ``$this``, the caller's state, the method, and (filled by the caller) the
         arguments. The runtime keys a method body reads are all set here, so lookups from the
         body end in this context instead of walking to the root."""
-        data = plan.template.copy()
+        data = {}
         context = (child_context if plan.native else call_context_of)(plan.parent, data)
         data[_THIS_KEY] = data[_RECEIVER_KEY] = (
             this.real_this if type(this) is MuranoObject and not plan.is_static else plan.static_this)
@@ -764,12 +761,13 @@ class CallPlan:
 
     ``parent``: the method's context, a child of its class's type context holding what every
     call shares (the method, its class as type and names scope, and None for the caller's keys
-    no call sets), so a call's own context holds only ``$this``, the caller's state, the
-    arguments and (``template``) the variable-scope mark of MuranoPL bodies;
+    no call sets), so a call's own context holds only ``$this``, the caller's state and the
+    arguments. A MuranoPL body's context is a ``bridge.CallContext``, which makes it the
+    variable scope assignments write to;
     ``argument_keys``: the arguments' keys in declaration order; ``positional``: no VarArgs or
     KwArgs; ``synchronize``: the method's Synchronize Meta entry, or None."""
 
-    __slots__ = ("parent", "template", "native", "is_static", "static_this", "argument_keys",
+    __slots__ = ("parent", "native", "is_static", "static_this", "argument_keys",
                  "positional", "synchronize")
 
     def __init__(self, method, type_context):
@@ -779,7 +777,6 @@ class CallPlan:
             _CALLER_CONTEXT_KEY: None, _ALLOW_PROPERTY_WRITES_KEY: None, _ARGUMENT_OWNER_KEY: None,
             _SKIP_FRAME_KEY: None})
         self.native = method.native is not None
-        self.template = {} if self.native else {_VARIABLE_SCOPE_KEY: True}
         self.is_static = method.is_static
         self.static_this = declaring_type.reference
         self.argument_keys = tuple(bridge.stored_key("$" + name) for name in method.arguments)
@@ -800,10 +797,12 @@ class DirectCall:
     (in its own data for a method body; looked up, as ``Executor.invoke`` does, for a lambda's
     context) and the body runs here, as ``run_body`` runs it (this frame is a method's frame
     while it holds ``context``: see ``running_method``); a call through a Python entry point's
-    frame, or anything else, takes ``Executor.invoke``."""
+    frame, or anything else, takes ``Executor.invoke``. Unlike ``Executor.invoke`` it does not
+    record the caller's context: only a native method's context is asked who called it
+    (``system.core.caller_context``), and natives never run here."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
-                 "takes_invoke", "first_key", "body", "parent", "convention")
+                 "takes_invoke", "first_key", "body", "parent", "convention", "single", "one")
 
     def __init__(self, method, literal_nulls):
         self.method = method
@@ -821,14 +820,19 @@ class DirectCall:
         self.body = method.spec.body
         self.parent = self.plan.parent
         self.convention = self.parent._convention
+        self.single = len(literal_nulls) == 1
+        self.one = self.single and self.arity == 1
 
-    def call(self, receiver, caller, engine, *values):
-        if len(values) == 1 == self.arity:
+    def call(self, receiver, caller, engine, given):
+        """Call the method on ``receiver`` for code running in ``caller``. ``given``: the value
+        at a site of one argument (the usual kind: no tuple to build), else a tuple of them."""
+        if self.one:
+            values = None
             types, when = self.accepted[0]
-            value = values[0]
-            if type(value) not in types or (when is not None and not when(value, None, engine)):
-                values = self._checked(receiver, caller, engine, values)
+            if type(given) not in types or (when is not None and not when(given, None, engine)):
+                given, = self._checked(receiver, caller, engine, (given,))
         else:
+            values = (given,) if self.single else given
             for value, (types, when) in zip(values, self.accepted):
                 if type(value) not in types or (when is not None and not when(value, None, engine)):
                     values = self._checked(receiver, caller, engine, values)
@@ -836,16 +840,16 @@ class DirectCall:
             else:
                 if len(values) < self.arity:
                     values = self._checked(receiver, caller, engine, values)
-        caller_data = caller._data if type(caller) in _PLAIN_CONTEXTS else _NO_DATA
-        if _VARIABLE_SCOPE_KEY in caller_data:  # a method body's own call context
-            allow_writes = caller_data.get(_ALLOW_PROPERTY_WRITES_KEY)
+        if type(caller) is CallContext:  # a method body's own call context
+            allow_writes = caller._data.get(_ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = False
         else:  # a lambda's context, say
             allow_writes = bridge.lookup(caller, _ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = bridge.lookup(caller, _SKIP_FRAME_KEY)
         if (self.takes_invoke or skip_frame
                 or (flow._running_parallels and flow.in_parallel_branch())):
-            result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, caller)
+            result = self.executor.invoke(self.method, receiver, (given,) if values is None else values,
+                                          _NO_KEYWORDS, caller)
         elif self.body is None:
             result = None
         else:
@@ -853,17 +857,15 @@ class DirectCall:
             if this.destroyed:
                 raise errors.ObjectDestroyedError(this)
             this = this.real_this
-            # five keys fill a new dict's table without a resize; the method's context holds
-            # None for property writes, so only a caller that allows them adds the key
-            if len(values) == 1 and allow_writes is None:
-                data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
-                        _CALLER_CONTEXT_KEY: caller, self.first_key: values[0]}
+            # the method's context holds None for property writes, so only a caller that
+            # allows them adds the key
+            if values is None and allow_writes is None:
+                data = {_THIS_KEY: this, _RECEIVER_KEY: this, self.first_key: given}
             else:
-                data = {_VARIABLE_SCOPE_KEY: True, _THIS_KEY: this, _RECEIVER_KEY: this,
-                        _CALLER_CONTEXT_KEY: caller}
+                data = {_THIS_KEY: this, _RECEIVER_KEY: this}
                 if allow_writes is not None:
                     data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
-                data.update(zip(self.plan.argument_keys, values))
+                data.update(zip(self.plan.argument_keys, (given,) if values is None else values))
             context = _new_object(CallContext)
             context._parent_context = self.parent
             context._convention = self.convention

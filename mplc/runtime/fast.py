@@ -21,7 +21,6 @@ from mplc.runtime.executor import DirectCall, Executor, child_context
 from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
-_VARIABLE_SCOPE_KEY = bridge.stored_key(bridge.VARIABLE_SCOPE)
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _TYPE_KEY = bridge.TYPE_KEY
 _NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
@@ -142,22 +141,20 @@ def index(collection, key, context, engine):
 
 
 _PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
+_CALL_CONTEXT = bridge.CallContext
 variable = bridge.lookup  # ``$x`` as generated code names it: already in stored form
 
 
 def set_variable(context, name, value):
     """``$name: value`` (``name`` normalised, never ``$`` or ``$this``): stored in the method's
-    variable scope, the nearest context marked as one, as ``flow.assign`` does."""
+    variable scope, the nearest call context (``bridge.CallContext``), as ``flow.assign`` does."""
     scope = context
     while scope is not None:
-        if type(scope) in _PLAIN_CONTEXTS:
-            if scope._data.get(_VARIABLE_SCOPE_KEY):
-                scope._data[name] = value
-                return
-        elif scope.get_data(bridge.VARIABLE_SCOPE, False, False):
-            break
+        if type(scope) is _CALL_CONTEXT:
+            scope._data[name] = value
+            return
         scope = scope.parent
-    (scope or context)[name] = value
+    context[name] = value
 
 
 def child(context):
@@ -547,8 +544,10 @@ class MethodCall:
     def __call__(self, receiver, context, engine):
         direct = self.direct(receiver)
         if direct is not None:
-            return direct(receiver, context, engine,
-                          *[argument(NO_VALUE, context, engine) for argument in self.arguments])
+            arguments = self.arguments
+            return direct(receiver, context, engine, arguments[0](NO_VALUE, context, engine)
+                          if len(arguments) == 1 else
+                          tuple([argument(NO_VALUE, context, engine) for argument in arguments]))
         if type(receiver) in self.query_receivers and library_method(context, self.name):
             return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)

@@ -253,7 +253,7 @@ def _set_variable(context, name, value, source):
     if not name or name in ("$", "$this"):
         raise errors.InvalidLhsTargetError(source or name)
     scope = context
-    while scope is not None and not scope.get_data(bridge.VARIABLE_SCOPE, False, False):
+    while scope is not None and type(scope) is not bridge.CallContext:
         scope = scope.parent
     (scope or context)[name] = value
 

@@ -19,7 +19,7 @@ HOSTILE = [
     "\\",
     "é\u2028",
 ]
-GENERATED = ("_r", "_ENGINE", "CLASS", "_INSTRUCTIONS", "context", "receiver", "engine", "range", "Exception", "_",
+GENERATED = ("_r", "_ENGINE", "CLASS", "_INSTRUCTIONS", "context", "receiver", "engine", "range", "type", "Exception", "_",
              "value", "cc", "_variables")
 
 
@@ -65,6 +65,6 @@ def test_runtime_attributes_are_only_runtime_exports(tmp_path):
     tree = class_module(klass("__class__", at, method("__init__", at, ir.Return(variable("$", at), at))), "1.3.0")
     attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     assert attributes <= {"engine_for", "ClassSpec", "MethodSpec", "evaluate", "call", "constant", "lazy",
-                          "fast", "variable", "NO_VALUE", "result", "_data", "get"}
+                          "fast", "variable", "NO_VALUE", "SCALARS", "result", "_data", "get"}
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert [alias.name for node in imports for alias in node.names] == ["mplc.runtime"]
