@@ -292,9 +292,11 @@ def class_instance(value, cc: ContractContext, type_name, default_type_name=None
         value = value.object_id
     if value is None:
         return None
-    if cc.is_object(value):
+    if type(value) is dict:
+        obj = cc.load_object(value, default_type)
+    elif cc.is_object(value):
         obj = value
-    elif type(value) is dict or isinstance(value, collections.abc.Mapping):
+    elif isinstance(value, collections.abc.Mapping):
         obj = cc.load_object(value, default_type)
     elif isinstance(value, str):
         obj = cc.get_object(value)

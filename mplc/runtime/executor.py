@@ -201,15 +201,17 @@ class Executor:
         namespaces and the class is looked up in ``scope``'s own package, then in the newest
         version of each package it requires (not transitively). Without a scope (Python
         callers), the newest loaded class of that name."""
-        if isinstance(name, TypeReference):
-            return name.type
-        if isinstance(name, MuranoType):
-            return name
-        name = str(name)
-        if isinstance(scope, TypeReference):
-            scope = scope.type
-        if scope is None:
-            return self.class_version(name, None)
+        if type(name) is not str:
+            if isinstance(name, TypeReference):
+                return name.type
+            if isinstance(name, MuranoType):
+                return name
+            name = str(name)
+        if type(scope) is not MuranoType:
+            if isinstance(scope, TypeReference):
+                scope = scope.type
+            if scope is None:
+                return self.class_version(name, None)
         found = self._class_lookups.get((name, scope))
         if found is None:
             found = self._class_lookups[name, scope] = self._find_class_in_scope(name, scope)

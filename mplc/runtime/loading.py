@@ -121,6 +121,7 @@ class LoadSession:
         self.model_classes = {}
         self.configs = {}
         self.keywords = set()  # property names of this load's data known to be keywords
+        self.direct_loads = {}  # (class, caller class) -> (its direct_writes, hierarchy_value_only)
 
     def get(self, object_id):
         found = self.objects.get(object_id)
@@ -175,8 +176,8 @@ class LoadSession:
 
     def _new_object(self, murano_type, owner, header, object_id):
         """A new object of the load as its parsed ``header`` describes it."""
-        obj = MuranoObject(murano_type, owner, object_id=object_id if self.keep_ids else None,
-                           name=header.get("name"), metadata=header.get("metadata"))
+        obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None,
+                           header.get("name"), header.get("metadata"))
         if header.get("destroyed"):
             obj.destroyed = True
         dependencies = header.get("dependencies")
@@ -194,25 +195,38 @@ class LoadSession:
         if type(data) is not dict or executor.dry_run or executor.class_configs is not None:
             return self.load(data, cc.owner, default_type, cc.calling_type, cc.context)
         scope = cc.calling_type
-        parsed = self._parse(data, scope, False)
+        parsed = self._parse_usual(data) or self._parse(data, scope, False)
         murano_type, properties, header = parsed
         murano_type = murano_type or (default_type.type if isinstance(default_type, TypeReference)
                                       else default_type)
         object_id = header.get("id")
         if murano_type is not None and not header.get("destroyed") and (
                 object_id is None or self.get(object_id) is None):
-            plan = murano_type.load_plan or load_plan(murano_type)
             caller_type = cc.scope  # the type the contract's code context has
-            groups = plan.direct_writes(caller_type)
+            direct = self.direct_loads.get((murano_type, caller_type))
+            if direct is None:
+                plan = murano_type.load_plan or load_plan(murano_type)
+                direct = self.direct_loads[murano_type, caller_type] = (
+                    plan.direct_writes(caller_type), plan.hierarchy_value_only())
+            groups, value_only = direct
             if groups is not None:
-                if self.initializing and not plan.hierarchy_value_only():
+                if self.initializing and not value_only:
                     self.needs_second_pass = True
                 obj = self._new_object(murano_type, cc.owner, header, object_id)
                 write_directly(obj, groups, properties, caller_type)
-                self.steps.append(_WholeObject(obj, properties))
+                self.add_whole_object(obj)
                 return obj
         self.parsed[id(data)] = (data, scope, False, *parsed)
         return self.load(data, cc.owner, default_type, scope, cc.context)
+
+    def add_whole_object(self, obj):
+        """Queue the initialisation of an object ``direct_writes`` built: consecutive ones
+        share one ``_WholeObjects`` step."""
+        steps = self.steps
+        if steps and type(steps[-1]) is _WholeObjects:
+            steps[-1].append(obj)
+        else:
+            steps.append(_WholeObjects((obj,)))
 
     def load_new(self, murano_type, properties, context):
         """``new(Type, name => value, ...)`` run in ``context``: a fresh object of ``murano_type``
@@ -230,7 +244,7 @@ class LoadSession:
             groups = (obj.type.load_plan or load_plan(obj.type)).direct_writes(caller_type)
             if groups is not None:
                 write_directly(obj, groups, properties, caller_type)
-                self.steps.append(_WholeObject(obj, properties))
+                self.add_whole_object(obj)
                 return
         # steps go straight to the session's list, as the reference's initializers do: a
         # nested load's steps land between the parts' steps (diamond: see ``initialize``)
@@ -250,6 +264,30 @@ class LoadSession:
         if found is None or found[0] is not data or found[1] is not scope or found[2] is not frozen:
             found = self.parsed[id(data)] = (data, scope, frozen, *self._parse(data, scope, frozen))
         return found[3:]
+
+    def _parse_usual(self, data):
+        """``_parse(data, scope, False)`` of the usual object of a model, else None: property
+        names this load has met as keywords, a header of text fields (the header itself is
+        returned, not a copy: loading only reads it) naming a class this load has resolved
+        without classVersion or package."""
+        keywords = self.keywords
+        properties = {}
+        header = None
+        for key, value in data.items():
+            if key in keywords:
+                properties[key] = value if type(value) in _SCALAR_TYPES else bridge.finalize(value)
+            elif key == "?":
+                header = value
+            else:
+                return None
+        if type(header) is not dict or "classVersion" in header or "package" in header or not (
+                _SCALAR_TYPES.issuperset(map(type, header.values()))
+                and _SCALAR_TYPES.issuperset(map(type, header))):
+            return None
+        murano_type = self.model_classes.get((header.get("type"), None, None))
+        if murano_type is None:
+            return None
+        return murano_type, properties, header
 
     def _parse(self, data, scope, frozen):
         """``parse_definition`` of ``data``, its properties filtered to keywords."""
@@ -399,7 +437,7 @@ def built_data(build):
 
 def run_steps(executor, steps, collector_paused=False):
     """Initialisation steps: a native constructor (a callable); a part without ``.init``,
-    marked initialised; a ``_WholeObject``; ``(part, .init, arguments, context)``, run then
+    marked initialised; a ``_WholeObjects``; ``(part, .init, arguments, context)``, run then
     marked. ``collector_paused``: resume the garbage collector before the first step running
     code that may leave garbage (``.init``, a native constructor); until then the steps only
     add to the objects the load built."""
@@ -407,7 +445,7 @@ def run_steps(executor, steps, collector_paused=False):
         step_type = type(step)
         if step_type is MuranoObject:
             step.initialized = True
-        elif step_type is _WholeObject:
+        elif step_type is _WholeObjects:
             step(executor)
         else:
             if collector_paused:
@@ -526,7 +564,7 @@ class LoadPlan:
             values[name] = value
         obj = MuranoObject(self.murano_type, None)
         obj.properties = values
-        _initialize_parts(obj, properties, executor)
+        initialize_whole(obj, executor)
         return obj
 
     def _writes_without_code(self, caller_type):
@@ -612,8 +650,15 @@ def write_directly(obj, groups, params, caller_type):
                 failed = []
                 for prop in writes:
                     name = prop.name
+                    value = params.get(name, NO_VALUE)
+                    if type(value) in prop.accepted_types:
+                        values[name] = value
+                        continue
+                    if value is NO_VALUE and prop.checked_default is not NO_VALUE:
+                        values[name] = prop.checked_default
+                        continue
                     try:
-                        values[name] = prop.transform(params.get(name, NO_VALUE), obj, obj, caller_type)
+                        values[name] = prop.transform(value, obj, obj, caller_type)
                     except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:
                         if not _reads_unset_property(error):
                             raise
@@ -628,27 +673,24 @@ def write_directly(obj, groups, params, caller_type):
         raise
 
 
-class _WholeObject:
-    """The initialisation step of an object whose classes have no ``.init`` nor native
-    constructor (``_initialize_parts``)."""
+class _WholeObjects(list):
+    """The initialisation step of objects whose classes have no ``.init``, native constructor
+    or Config properties (``direct_writes``), in load order."""
 
-    __slots__ = ("obj", "params")
-
-    def __init__(self, obj, params):
-        self.obj = obj
-        self.params = params
+    __slots__ = ()
 
     def __call__(self, executor):
-        _initialize_parts(self.obj, self.params, executor)
+        for obj in self:
+            initialize_whole(obj, executor)
 
 
-def _initialize_parts(obj, params, executor):
-    """Per part of an object whose classes have no ``.init`` nor native constructor: its
-    native state created, then the part marked initialised."""
+def initialize_whole(obj, executor):
+    """Per part of an object ``direct_writes`` built: its native state created (a native class
+    without constructor: it reads no property), then the part marked initialised."""
     for part in obj.part_list():
         native_class = part.type.native_class
         if native_class is not None and part.extension is None:
-            native_class.construct(part, params, None, executor)
+            native_class.construct(part, None, None, executor)
         part.initialized = True
 
 
@@ -660,7 +702,7 @@ def new_directly(executor, murano_type, properties, caller_type):
         return None
     obj = MuranoObject(murano_type, None)
     write_directly(obj, groups, properties, caller_type)
-    _initialize_parts(obj, properties, executor)
+    initialize_whole(obj, executor)
     return obj
 
 

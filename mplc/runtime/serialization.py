@@ -42,6 +42,7 @@ class InvalidObjectModel(errors.MuranoError):
 
 DOCUMENT_KEYS = ("Objects", "ObjectsCopy", "Attributes")
 HEADER_TEXT_FIELDS = ("id", "name", "classVersion", "package")
+_TEXT_OR_NONE = frozenset((str, type(None)))
 MODEL_ERROR = "InvalidObjectModel"
 
 
@@ -121,14 +122,16 @@ class _ModelChecker:
             self.problem("TypeError", f"{path}.?.type: a class name, not {type_name!r}",
                          location + ("?", "type"))
             return
-        texts_are_strings = True
-        for field in HEADER_TEXT_FIELDS:
-            text = header.get(field)
-            if text is not None and not isinstance(text, str):
-                texts_are_strings = False
-                path, location = _spelled(place)
-                self.problem(MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}",
-                             location + ("?", field))
+        texts_are_strings = _TEXT_OR_NONE.issuperset(map(type, header.values()))
+        if not texts_are_strings:
+            texts_are_strings = True
+            for field in HEADER_TEXT_FIELDS:
+                text = header.get(field)
+                if text is not None and not isinstance(text, str):
+                    texts_are_strings = False
+                    path, location = _spelled(place)
+                    self.problem(MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}",
+                                 location + ("?", field))
         object_id = header.get("id")
         if isinstance(object_id, str):
             if object_id in self.ids:
@@ -137,29 +140,29 @@ class _ModelChecker:
                              f"{_spelled(self.ids[object_id])[0]}", location + ("?", "id"))
             else:
                 self.ids[object_id] = place
-        declared = self.declared_names(header, place) if texts_are_strings else None
+        declared, verdicts = (self.declared_names(header, place) if texts_are_strings
+                              else None) or _UNKNOWN_CLASS
         for key, value in data.items():
-            if key == "?":
-                continue
-            if type(key) is not str:
-                path, location = _spelled(place)
-                self.problem("TypeError", f"{path}[{key!r}]: a property name is a string", location)
-                continue
-            is_name = self.names.get(key)
-            if is_name is None:
-                is_name = self.names[key] = utils.is_keyword(key)
-            if not is_name:
-                path, location = _spelled(place)
-                self.problem("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)",
-                             location + (key,))
-                continue
-            if declared is not None:
-                if key not in declared:
+            loads_objects = verdicts.get(key)
+            if loads_objects is None:
+                if type(key) is not str:
+                    path, location = _spelled(place)
+                    self.problem("TypeError", f"{path}[{key!r}]: a property name is a string", location)
+                    continue
+                is_name = self.names.get(key)
+                if is_name is None:
+                    is_name = self.names[key] = utils.is_keyword(key)
+                if not is_name:
+                    path, location = _spelled(place)
+                    self.problem("RuntimeError", f"{path}.{key}: not a property name (a letter or _ first)",
+                                 location + (key,))
+                    continue
+                if declared is not None:
                     self.warnings.append(f"{_spelled(place)[0]}.{key}: {type_name.partition('/')[0]} has no "
                                          f"property or .init argument {key!r}; ignored")
                     continue
-                if not declared[key]:
-                    continue
+            elif not loads_objects:
+                continue
             if isinstance(value, (dict, list)):
                 self.value(value, (place, key, True))
 
@@ -174,12 +177,16 @@ class _ModelChecker:
                         self.value(item, (place, key, False))
         else:
             for index, item in enumerate(value):
-                if isinstance(item, (dict, list)):
+                if type(item) is dict and "?" in item:
+                    self.object(item, (place, index, False))
+                elif isinstance(item, (dict, list)):
                     self.value(item, (place, index, False))
 
     def declared_names(self, header, place):
-        """Property and ``.init`` argument names of the object's classes; None (a problem
-        recorded) when the class cannot be loaded. The header's text fields are strings."""
+        """(property and ``.init`` argument names of the object's classes -> whether a contract
+        of that name loads objects, the verdict on each key of the object: the same for those
+        names that are property names, and skip ``?``); None (a problem recorded) when the
+        class cannot be loaded. The header's text fields are strings."""
         key = (header["type"], header.get("classVersion"), header.get("package"))
         found = self.declared.get(key)
         if found is None:
@@ -191,7 +198,10 @@ class _ModelChecker:
             except errors.MuranoError as error:
                 found = error
             else:
-                found = _declared_names(murano_type)
+                declared = _declared_names(murano_type)
+                verdicts = {name: loads for name, loads in declared.items() if utils.is_keyword(name)}
+                verdicts["?"] = False
+                found = (declared, verdicts)
             self.declared[key] = found
         if isinstance(found, errors.MuranoError):
             path, location = _spelled(place)
@@ -200,6 +210,7 @@ class _ModelChecker:
         return found
 
 
+_UNKNOWN_CLASS = (None, {"?": False})  # ``declared_names`` of an object whose class is not known
 _DOCUMENT_TOP = (None, "$", False)  # a bare object model: ``$``, at no location
 
 
@@ -348,41 +359,49 @@ class _Writer:
         self.references = []
 
     def object(self, obj):
-        self.written.add(obj.object_id)
+        object_id = obj.object_id
+        self.written.add(object_id)
         murano_type = obj.type
         names = murano_type.written_property_names
         if names is None:
             names = murano_type.written_property_names = _written_property_names(obj)
         real = obj.real_this
         values = real.properties
-        inline = self.serialization_type == "Inline"
-        if inline:
+        serialization_type = self.serialization_type
+        if serialization_type == "Inline":
             result = {}
         else:
-            type_value = murano_type if self.serialization_type == "Mixed" else (
-                murano_type.serialized_name or type_string(murano_type))
-            result = {"?": self.header(obj, {"type": type_value})}
+            header = {"type": murano_type if serialization_type == "Mixed" else (
+                          murano_type.serialized_name or type_string(murano_type)),
+                      "id": object_id, "name": obj.name, "metadata": obj.metadata}
+            if obj.destroyed or obj.destruction_dependencies:
+                self.header_state(obj, header)
+            if self.actions:
+                header["_actions"] = _actions(obj)
+            result = {"?": header}
         for name in names:
             if name in values:
                 value = values[name]
-                if type(value) in _SCALAR_TYPES:
+                value_type = type(value)
+                if value_type in _SCALAR_TYPES:
                     result[name] = value
-                elif type(value) is tuple and not value:
-                    result[name] = []
+                elif value_type is tuple:
+                    result[name] = self.sequence(value, real) if value else []
                 elif self.allow_refs and isinstance(value, MuranoObject) and _by_reference(obj, name):
                     result[name] = value.object_id
                 else:
                     result[name] = self.value(value, real, result, name)
-        if inline:
-            return self.header(obj, {murano_type: result})
+        if serialization_type == "Inline":
+            header = {murano_type: result, "id": object_id, "name": obj.name, "metadata": obj.metadata}
+            self.header_state(obj, header)
+            if self.actions:
+                header["_actions"] = _actions(obj)
+            return header
         return result
 
-    def header(self, obj, header):
-        """``header`` (the type, or for an Inline dump the body under the type) with the
-        object's header keys added."""
-        header["id"] = obj.object_id
-        header["name"] = obj.name
-        header["metadata"] = obj.metadata
+    def header_state(self, obj, header):
+        """The header keys after the object's id, name and metadata, before its actions:
+        destroyed, and the destruction dependencies where this writer writes them."""
         if obj.destroyed:
             header["destroyed"] = True
         if self.dependencies and obj.destruction_dependencies:
@@ -391,13 +410,6 @@ class _Writer:
                             if not (subscriber.destroyed or subscriber.doomed)]
             if dependencies:
                 header["dependencies"] = {"onDestruction": dependencies}
-        if self.actions:
-            entries = obj.type.action_entries
-            if entries is None:
-                entries = _action_entries(obj.type)
-            header["_actions"] = {f"{obj.object_id}_{name}": dict(entry)
-                                  for name, entry in entries.items()} if entries else {}
-        return header
 
     def value(self, value, parent, container, key):
         value_type = type(value)
@@ -440,7 +452,11 @@ class _Writer:
             if item_type in _SCALAR_TYPES:
                 result.append(item)
             elif item_type is MuranoObject:
-                result.append(self.object_value(item, parent, result, index))
+                if item.real_this._owner is parent and item.object_id not in self.written:
+                    result.append(self.object(item))
+                else:
+                    result.append(None)
+                    self.references.append((result, index, _Reference(item)))
             else:
                 result.append(self.value(item, parent, result, index))
         return result
@@ -563,6 +579,15 @@ def serialize_model(executor) -> dict:
 ACTION_TEXTS = (("io.murano.metadata.Description", "description"),
                 ("io.murano.metadata.HelpText", "helpText"))
 TITLE = "io.murano.metadata.Title"
+
+
+def _actions(obj) -> dict:
+    """The ``_actions`` header entry of ``obj``: its class's action entries under the object's
+    id and the method name."""
+    entries = obj.type.action_entries
+    if entries is None:
+        entries = _action_entries(obj.type)
+    return {f"{obj.object_id}_{name}": dict(entry) for name, entry in entries.items()} if entries else {}
 
 
 def _action_entries(murano_type) -> dict:
