@@ -582,24 +582,29 @@ class Executor:
                 gc.enable()
         return result
 
-    def new_object(self, murano_type, properties, context):
-        """``new(Type, name => value, ...)`` from code running in ``context``, ``properties``
-        finalized: what ``load_object`` builds from ``{Type: properties}``, built directly when
-        one pass does it (``loads_in_one_pass``) and no other load is running; else None."""
-        if self.loading is not None:
-            return None
-        if self.class_configs is None and not self.dry_run:
-            caller_type = bridge.lookup(context, bridge.TYPE_KEY)
+    def new_object(self, murano_type, properties, context, caller_type):
+        """``new(Type, name => value, ...)`` from code of ``caller_type`` running in ``context``,
+        ``properties`` as the code computed them: what ``load_object`` builds from
+        ``{Type: properties}``, built directly when one pass does it (``loads_in_one_pass``) and
+        no other load is running; else None. Unless every value is one its property's contract
+        is known to accept (``LoadPlan.new_accepted``), the values are thawed in place first
+        (``bridge.thaw``), as the reference hands them to contracts."""
+        direct = self.loading is None and self.class_configs is None and not self.dry_run
+        if direct:
             created = (murano_type.load_plan or load_plan(murano_type)).new_accepted(self, properties, caller_type)
-            if created is None:
-                if not loads_in_one_pass(murano_type, properties):
-                    return None
-                created = new_directly(self, murano_type, properties, caller_type)
             if created is not None:
                 self.objects[created.object_id] = created
                 return created
-        elif not loads_in_one_pass(murano_type, properties):
+        for name, value in properties.items():
+            if type(value) not in bridge.SCALARS:
+                properties[name] = bridge.thaw(value)
+        if self.loading is not None or not loads_in_one_pass(murano_type, properties):
             return None
+        if direct:
+            created = new_directly(self, murano_type, properties, caller_type)
+            if created is not None:
+                self.objects[created.object_id] = created
+                return created
         session = self.loading = LoadSession(self, None, False)
         try:
             result = session.load_new(murano_type, properties, context.create_child_context())
@@ -846,7 +851,7 @@ class DirectCall:
             types, when = self.accepted[0]
             if type(given) not in types or (when is not None and not when(given, None, engine)):
                 given, = self._checked(receiver, caller, engine, (given,))
-        else:
+        elif self.single or given:
             values = (given,) if self.single else given
             for value, (types, when) in zip(values, self.accepted):
                 if type(value) not in types or (when is not None and not when(value, None, engine)):
@@ -855,6 +860,8 @@ class DirectCall:
             else:
                 if len(values) < self.arity:
                     values = self._checked(receiver, caller, engine, values)
+        else:
+            values = self._checked(receiver, caller, engine, given) if self.arity else given
         if type(caller) is CallContext:  # a method body's own call context
             allow_writes = caller._data.get(_ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = False
@@ -880,7 +887,11 @@ class DirectCall:
                 data = {_THIS_KEY: this, _RECEIVER_KEY: this}
                 if allow_writes is not None:
                     data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
-                data.update(zip(self.plan.argument_keys, (given,) if values is None else values))
+                if values is None:
+                    data[self.first_key] = given
+                else:
+                    for key, value in zip(self.plan.argument_keys, values):
+                        data[key] = value
             spare = self.spare
             if spare:
                 context = spare.pop()

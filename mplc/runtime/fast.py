@@ -309,7 +309,7 @@ def new_object(context, engine, type_name, *properties):
     """``new(Type, name => value, ...)``: murano's ``new`` for a class reference or class name
     (resolved where the code runs, as its ``TypeParameter`` does), properties as keywords."""
     executor = Executor.current()
-    scope = bridge.lookup(context, _NAMES_SCOPE_KEY)
+    scope, caller_type = _names_scope_and_type(context)
     if type(type_name) is TypeReference:
         reference = type_name
     elif type(type_name) is str:
@@ -319,12 +319,35 @@ def new_object(context, engine, type_name, *properties):
     parameters = {}
     for name, value in properties:
         _quota(engine, value)
-        parameters[name] = value if type(value) in SCALARS else bridge.thaw(value)
-    created = executor.new_object(reference.type, parameters, context)
+        parameters[name] = value
+    created = executor.new_object(reference.type, parameters, context, caller_type)
     if created is None:
         created = functions.instantiate(executor, context.create_child_context(), scope, reference,
                                         parameters)
     return _quota(engine, created)
+
+
+def _names_scope_and_type(context):
+    """``(context[names scope], context[type])`` as two ``bridge.lookup`` calls find them, in
+    one walk up the context chain."""
+    scope = caller_type = NO_VALUE
+    layer = context
+    while layer is not None:
+        if type(layer) in _PLAIN_CONTEXTS:
+            data = layer._data
+            if scope is NO_VALUE:
+                scope = data.get(_NAMES_SCOPE_KEY, NO_VALUE)
+            if caller_type is NO_VALUE:
+                caller_type = data.get(_TYPE_KEY, NO_VALUE)
+        else:
+            if scope is NO_VALUE:
+                scope = layer.get_data(_NAMES_SCOPE_KEY, NO_VALUE, False)
+            if caller_type is NO_VALUE:
+                caller_type = layer.get_data(_TYPE_KEY, NO_VALUE, False)
+        if scope is not NO_VALUE and caller_type is not NO_VALUE:
+            return scope, caller_type
+        layer = layer.parent
+    return (None if scope is NO_VALUE else scope), (None if caller_type is NO_VALUE else caller_type)
 
 
 def range_of(stop, context, engine):
