@@ -143,6 +143,7 @@ def index(collection, key, context, engine):
 _PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
 _CALL_CONTEXT = bridge.CallContext
 variable = bridge.lookup  # ``$x`` as generated code names it: already in stored form
+_lookup = bridge.lookup
 
 
 def set_variable(context, name, value):
@@ -365,7 +366,10 @@ def build_list(engine, *items):
 
 class PropertyRead:
     """``receiver.name`` at one call site: a MuranoPL object's property, a dictionary's key, or
-    yaql's ``#operator_.``. ``legacy``: yaql's legacy library reads a missing key as null."""
+    yaql's ``#operator_.``. ``legacy``: yaql's legacy library reads a missing key as null.
+    Per receiver class, the site remembers the caller class for which it reads a whole
+    object's own value (``MuranoType.own_reads``, kept by the class), and then reads it
+    directly."""
 
     __slots__ = ("name", "keyword", "legacy")
 
@@ -376,7 +380,14 @@ class PropertyRead:
 
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
-            result = receiver.get_property(self.name, context)
+            caller_type = _lookup(context, _TYPE_KEY)
+            own_reads = receiver.type.own_reads
+            if own_reads.get(self, NO_VALUE) is caller_type and receiver.this is None:
+                result = receiver.read_value(self.name)
+            else:
+                result = receiver.read_property(self.name, caller_type, context)
+                if receiver.reads_own_value(self.name, caller_type):
+                    own_reads[self] = caller_type
         elif type(receiver) is utils.FrozenDict:
             result = receiver._d.get(self.name) if self.legacy else receiver._d[self.name]
         elif type(receiver) is dict:

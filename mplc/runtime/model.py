@@ -342,6 +342,7 @@ class MuranoType:
         self.instance_checks = {}
         self.call_sites = {}  # fast.MethodCall site -> what it resolved to on this class
         self.property_reads = {}  # (caller class, object class, name) -> how get_property reads it
+        self.own_reads = {}  # fast.PropertyRead site -> the caller class it reads whole objects' own values for
 
     @property
     def version(self):
@@ -648,7 +649,11 @@ class MuranoObject:
         return self.real_this.type, caller_type, False
 
     def get_property(self, name, context=None):
-        caller_type = None if context is None else bridge.lookup(context, bridge.TYPE_KEY)
+        return self.read_property(name, None if context is None else bridge.lookup(context, bridge.TYPE_KEY),
+                                  context)
+
+    def read_property(self, name, caller_type, context):
+        """``get_property`` by code of ``caller_type`` (what ``context`` holds)."""
         real = self.real_this
         key = (caller_type, real.type, name)
         read = self.type.property_reads.get(key)
@@ -661,6 +666,12 @@ class MuranoObject:
         if type(read) is MuranoProperty:
             return self.type.executor.get_static_property(read.declaring_type, name, context)
         raise errors.PropertyReadError(name, read)
+
+    def reads_own_value(self, name, caller_type) -> bool:
+        """Whether ``read_property`` of ``name`` by code of ``caller_type`` reads this object's
+        own value (``read_value``): a whole object (not a part) whose class and the caller's
+        make every such read one (asked after a read, which worked that out)."""
+        return self.this is None and self.type.property_reads.get((caller_type, self.type, name)) is _READ_OWN
 
     def _property_read(self, name, caller_type):
         """How code of ``caller_type`` reads property ``name`` of objects like this one: the
