@@ -307,11 +307,16 @@ class FastPaths:
         elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
             fast = _triple_call(at, fast_attribute(at, "range_of"), operand(args[0]))
         elif name == "new" and not self.legacy and _new_arguments(args):
+            class_name = operand(args[0])
             properties = [at.Tuple(elts=[at.Constant(value=arg.source.name), operand(arg.destination)],
                                    ctx=ast.Load()) for arg in args[1:]]
-            fast = at.Call(func=fast_attribute(at, "new_object"),
-                           args=[load(at, "context"), load(at, "engine"), operand(args[0]), *properties],
-                           keywords=[])
+            if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
+                site = self.builder.define(at, "N", self._site(at, "NewObject", class_name))
+                fast = at.Call(func=site, args=[load(at, "context"), load(at, "engine"), *properties], keywords=[])
+            else:
+                fast = at.Call(func=fast_attribute(at, "new_object"),
+                               args=[load(at, "context"), load(at, "engine"), class_name, *properties],
+                               keywords=[])
         else:
             return None
         if self.builder.locals is not None:
@@ -350,15 +355,16 @@ class FastPaths:
             where_call, where_receiver, where_member = filtered
             where_site = self._method_site(PyAst(where_call.pos), where_member)
             select_site = self._method_site(at, member)
-            loop = self._selection_loop(at, self._is_range(where_receiver), member.args[0], where_member.args[0])
+            loop, values = self._selection_loop(at, self._is_range(where_receiver), member.args[0],
+                                                where_member.args[0])
             return at.Call(func=fast_attribute(at, "selected_where"),
                            args=[self.builder.expression_code(where_receiver), where_site, select_site,
-                                 load(at, loop), *context_engine], keywords=[])
+                                 load(at, loop), *context_engine, *values], keywords=[])
         site = self._method_site(at, member)
-        loop = self._selection_loop(at, self._is_range(receiver), member.args[0])
+        loop, values = self._selection_loop(at, self._is_range(receiver), member.args[0])
         return at.Call(func=fast_attribute(at, "selected_result"),
-                       args=[self.builder.expression_code(receiver), site, load(at, loop), *context_engine],
-                       keywords=[])
+                       args=[self.builder.expression_code(receiver), site, load(at, loop), *context_engine,
+                             *values], keywords=[])
 
     def _is_range(self, receiver: ir.Expr) -> bool:
         """Whether a query's receiver is ``range(n)``, whose items are ints (``range_of``, or
@@ -369,21 +375,31 @@ class FastPaths:
                 and receiver.uses_receiver and len(receiver.args) == 1 and _plain_arguments(receiver.args))
 
     def _selection_loop(self, at: PyAst, over_range: bool, selector: ir.Expr,
-                        predicate: ir.Expr | None = None) -> str:
-        """``def _sN(items, context, engine)``: the tuple of ``selector``'s values for the
-        items (those ``predicate`` is true of), each finalized as ``result`` finalizes it
-        before the next item is taken; both inline, ``$`` the local ``item`` (``over_range``:
-        an int of ``range(n)``)."""
+                        predicate: ir.Expr | None = None) -> tuple[str, list[ast.expr]]:
+        """``def _sN(items, context, engine, *body values)``: the tuple of ``selector``'s
+        values for the items (those ``predicate`` is true of), each finalized as ``result``
+        finalizes it before the next item is taken; both inline, ``$`` the local ``item``
+        (``over_range``: an int of ``range(n)``). Returns its name and the body's locals to
+        hand it (``ModuleBuilder.item_code``'s ``loop_values``)."""
         values = self.builder.new_name("t")
+        loop_values: dict[str, str] = {}
         append = at.Attribute(value=load(at, values), attr="append", ctx=ast.Load())
-        selected = self.builder.item_code(selector, over_range)
+        selected = self.builder.item_code(selector, over_range, loop_values)
         body = self._finalized_appends(at, selected, selector, append, over_range)
         if predicate is not None:
-            body = [at.If(test=self.builder.item_code(predicate, over_range), body=body, orelse=[])]
+            body = [at.If(test=self.builder.item_code(predicate, over_range, loop_values), body=body, orelse=[])]
         statements = [at.Assign(targets=[store(at, values)], value=at.List(elts=[], ctx=ast.Load())),
                       at.For(target=store(at, "item"), iter=load(at, "items"), body=body, orelse=[]),
                       at.Return(value=at.Call(func=load(at, "tuple"), args=[load(at, values)], keywords=[]))]
-        return self.builder.define_function(at, "s", ("items", "context", "engine"), statements)
+        return self._loop_function(at, "s", ("items", "context", "engine"), statements, loop_values)
+
+    def _loop_function(self, at: PyAst, prefix: str, parameter_names: tuple[str, ...],
+                       statements: list[ast.stmt], loop_values: dict[str, str]) -> tuple[str, list[ast.expr]]:
+        """A query loop's module-level function, the body locals it reads appended to its
+        parameters, and the loads of those locals its call hands it."""
+        names = tuple(loop_values.values())
+        name = self.builder.define_function(at, prefix, parameter_names + names, statements)
+        return name, [load(at, local) for local in names]
 
     def _finalized_appends(self, at: PyAst, code: ast.expr, tree: ir.Expr, append: ast.expr,
                            over_range: bool) -> list[ast.stmt]:
@@ -474,13 +490,15 @@ class FastPaths:
                 and _plain_arguments(pair.args) and self.context_free(pair)):
             return None
         site = self._method_site(PyAst(pairs.pos), member)
-        loop = self._dict_loop(PyAst(pair.pos), self._is_range(receiver), *pair.args)
+        loop, values = self._dict_loop(PyAst(pair.pos), self._is_range(receiver), *pair.args)
         return at.Call(func=fast_attribute(at, "dict_of_selected"),
                        args=[self.builder.expression_code(receiver), site, load(at, loop),
-                             load(at, "context"), load(at, "engine")], keywords=[])
+                             load(at, "context"), load(at, "engine"), *values], keywords=[])
 
-    def _dict_loop(self, at: PyAst, over_range: bool, key_tree: ir.Expr, value_tree: ir.Expr) -> str:
-        """``def _qN(items, context, engine, limit)``: the dict ``dict_of_selected`` builds, per
+    def _dict_loop(self, at: PyAst, over_range: bool, key_tree: ir.Expr,
+                   value_tree: ir.Expr) -> tuple[str, list[ast.expr]]:
+        """``def _qN(items, context, engine, limit, *body values)`` (``_loop_function``): the
+        dict ``dict_of_selected`` builds, per
         item ``k`` then ``v`` inline (``$`` the local ``item``, an int of ``range(n)`` when
         ``over_range``), the pair's quota check as
         ``[k, v]`` makes it (skipped when both are far below any quota), the insertion and,
@@ -493,8 +511,10 @@ class FastPaths:
                              keywords=[])
         size_check = at.Call(func=constant(at, "dict_size_quota"), args=[load(at, result), load(at, "limit")],
                              keywords=[])
-        body = [at.Assign(targets=[store(at, key)], value=self.builder.item_code(key_tree, over_range)),
-                at.Assign(targets=[store(at, value)], value=self.builder.item_code(value_tree, over_range)),
+        loop_values: dict[str, str] = {}
+        body = [at.Assign(targets=[store(at, key)], value=self.builder.item_code(key_tree, over_range, loop_values)),
+                at.Assign(targets=[store(at, value)],
+                          value=self.builder.item_code(value_tree, over_range, loop_values)),
                 at.If(test=at.UnaryOp(op=ast.Not(), operand=small), body=[at.Expr(value=pair_quota)], orelse=[]),
                 at.Assign(targets=[at.Subscript(value=load(at, result), slice=load(at, key), ctx=ast.Store())],
                           value=load(at, value)),
@@ -503,7 +523,7 @@ class FastPaths:
         statements = [at.Assign(targets=[store(at, result)], value=at.Dict(keys=[], values=[])),
                       at.For(target=store(at, "item"), iter=load(at, "items"), body=body, orelse=[]),
                       at.Return(value=load(at, result))]
-        return self.builder.define_function(at, "q", ("items", "context", "engine", "limit"), statements)
+        return self._loop_function(at, "q", ("items", "context", "engine", "limit"), statements, loop_values)
 
     def _format(self, at: PyAst, args: tuple[ir.Expr, ...]) -> ast.expr:
         """``format(f, a...)``: ``_r.fast.format_string``; with a constant ``f`` whose fields are

@@ -203,6 +203,30 @@ class _RangeItem(_ItemValue):
         return local == "item"
 
 
+class _LoopValues(_ItemValue):
+    """The locals of a query loop generated in a body with locals: ``$`` is the local ``item``
+    (an int of ``range(n)`` when ``range_item``); every other variable is the body's current
+    value, a parameter of the loop named as the body's local (``parameters``: key -> name, in
+    order). Nothing in a loop writes the variable scope (its trees are ``item_callable``), so
+    the values cannot change while it runs."""
+
+    def __init__(self, body_locals: BodyLocals, range_item: bool) -> None:
+        self.body_locals = body_locals
+        self.range_item = range_item
+        self.int_keys = _RangeItem.int_keys if range_item else frozenset()
+        self.int_bounds = _RangeItem.int_bounds if range_item else {}
+        self.parameters: dict[str, str] = {}
+
+    def name(self, key: str) -> str:
+        if key == "$1":
+            return "item"
+        self.parameters[key] = self.body_locals.name(key)
+        return self.parameters[key]
+
+    def holds_int(self, local: str) -> bool:
+        return self.range_item and local == "item"
+
+
 class _ReloadFiller(ast.NodeTransformer):
     def __init__(self, body_locals: BodyLocals) -> None:
         self.body_locals = body_locals
@@ -340,15 +364,24 @@ class ModuleBuilder:
         """Whether the code being built is an item function's (``$`` the item it is given)."""
         return isinstance(self.locals, _ItemValue)
 
-    def item_code(self, tree: ir.Expr, range_item: bool = False) -> ast.expr:
+    def item_code(self, tree: ir.Expr, range_item: bool = False,
+                  loop_values: dict[str, str] | None = None) -> ast.expr:
         """The code of ``tree`` with ``$`` the local ``item``, for a tree
         ``FastPaths.item_callable`` admits (an item function's value, or a query loop's;
-        ``range_item``: a loop's over ``range(n)``)."""
-        outer, self.locals = self.locals, _RangeItem() if range_item else _ItemValue()
+        ``range_item``: a loop's over ``range(n)``). ``loop_values``, a query loop's: in a
+        body with locals, the other variables are the body's values, handed to the loop as
+        parameters (``_LoopValues``); their keys and names are added to it."""
+        if loop_values is not None and isinstance(self.locals, BodyLocals):
+            item_locals = _LoopValues(self.locals, range_item)
+        else:
+            item_locals = _RangeItem() if range_item else _ItemValue()
+        outer, self.locals = self.locals, item_locals
         try:
             return self.expression_code(tree)
         finally:
             self.locals = outer
+            if isinstance(item_locals, _LoopValues):
+                loop_values.update(item_locals.parameters)
 
     def item_function(self, tree: ir.Expr) -> str:
         """``def _iN(item, context, engine)``: ``tree`` with ``$`` the parameter ``item`` (a

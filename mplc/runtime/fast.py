@@ -13,12 +13,13 @@ import functools
 import itertools
 import sys
 import types
+import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
 from mplc.runtime import bridge, flow, functions
 from mplc.runtime.executor import DirectCall, Executor, child_context
-from mplc.runtime.model import NO_VALUE, MuranoObject, TypeReference
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
@@ -205,16 +206,17 @@ def dict_of_pairs(items, context, engine):
     return _call("dict", context, engine, items)
 
 
-def dict_of_selected(receiver, site, loop, context, engine):
+def dict_of_selected(receiver, site, loop, context, engine, *values):
     """``dict(receiver.select([k, v]))`` (``site`` the ``select`` call) in one pass over the
     receiver where the site would run yaql's ``select``: ``loop``, generated, computes per
     item ``k``, then ``v``, checks the pair's quota (``[k, v]``), inserts it and checks yaql's
-    ``dict`` size, with no pair built. Other receivers: the site, then ``dict_of_pairs``."""
+    ``dict`` size, with no pair built; ``values``, the loop's other parameters: the current
+    values of the body's variables it reads. Other receivers: the site, then ``dict_of_pairs``."""
     if type(receiver) not in site.query_receivers or site.query is not _select \
-            or not library_method(context, "select"):
+            or not site.library(context):
         return dict_of_pairs(site(receiver, context, engine), context, engine)
     limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
-    return bridge.frozen_dict(loop(_iterable(receiver, engine), context, engine, limit))
+    return bridge.frozen_dict(loop(_iterable(receiver, engine), context, engine, limit, *values))
 
 
 def pair_quota(engine, key, value) -> None:
@@ -233,41 +235,49 @@ _MAP_SIZE = sys.getsizeof(map(len, ()))  # what yaql's quota check of the lazy m
 _FILTER_SIZE = sys.getsizeof(filter(None, ()))  # and of the lazy filter where returns
 
 
-def _loops_apply(engine) -> bool:
-    """Whether a statement's query loop may stand for the lazy queries ``result`` reads: the
-    receiver's iterator limit (``yaql.limitIterators``, at most finalize's) stops the items
-    first, and the memory quota admits the lazy objects yaql would build."""
-    return 0 <= utils.get_max_collection_size(engine) <= bridge.ITERATORS_LIMIT \
-        and bridge.MEMORY_QUOTAS[engine] >= max(_MAP_SIZE, _FILTER_SIZE)
+class _LoopsApply(dict):
+    """Per engine (whose options never change): whether a statement's query loop may stand
+    for the lazy queries ``result`` reads: the receiver's iterator limit
+    (``yaql.limitIterators``, at most finalize's) stops the items first, and the memory quota
+    admits the lazy objects yaql would build."""
+
+    def __missing__(self, engine) -> bool:
+        value = self[engine] = (0 <= utils.get_max_collection_size(engine) <= bridge.ITERATORS_LIMIT
+                                and bridge.MEMORY_QUOTAS[engine] >= max(_MAP_SIZE, _FILTER_SIZE))
+        return value
 
 
-def selected_result(receiver, site, loop, context, engine):
+_LOOPS_APPLY = _LoopsApply()
+
+
+def selected_result(receiver, site, loop, context, engine, *values):
     """A statement's value ``r.select(f)`` (``site`` the call) as ``result`` freezes it: where
     the site would run yaql's ``select`` with an item function, ``loop`` (generated: ``f``
     inline per item, each value finalized as ``finalize`` reads the lazy map, before the next
-    item is taken), with no map and no second iterator limit. Other receivers: the site, then
-    ``result``."""
+    item is taken; ``values``: the body's variables it reads), with no map and no second
+    iterator limit. Other receivers: the site, then ``result``."""
     if type(receiver) not in site.query_receivers or site.query is not _select \
             or getattr(site.arguments[0], "item_function", None) is None \
-            or not _loops_apply(engine) or not library_method(context, "select"):
+            or not _LOOPS_APPLY[engine] or not site.library(context):
         return bridge.result(site(receiver, context, engine))
-    return loop(_iterable(receiver, engine), context, engine)
+    return loop(_iterable(receiver, engine), context, engine, *values)
 
 
-def selected_where(receiver, where_site, select_site, loop, context, engine):
+def selected_where(receiver, where_site, select_site, loop, context, engine, *values):
     """A statement's value ``r.where(p).select(f)`` as ``result`` freezes it: where both
     sites would run yaql's queries with item functions, ``loop`` (generated: per item ``p``,
-    then for those it is true of ``f``, finalized) in one pass, with no filter, no map and no
-    second iterator limit (the filtered items never outnumber the receiver's). Otherwise the
-    ``where`` site, then the ``select`` site, then ``result``."""
+    then for those it is true of ``f``, finalized; ``values``: the body's variables it reads) in
+    one pass, with no filter, no map and no second iterator limit (the filtered items never
+    outnumber the receiver's). Otherwise the ``where`` site, then the ``select`` site, then
+    ``result``."""
     if type(receiver) not in where_site.query_receivers or where_site.query is not _where \
             or select_site.query is not _select \
             or getattr(where_site.arguments[0], "item_function", None) is None \
             or getattr(select_site.arguments[0], "item_function", None) is None \
-            or not _loops_apply(engine) or not library_method(context, "where") \
-            or not library_method(context, "select"):
+            or not _LOOPS_APPLY[engine] or not where_site.library(context) \
+            or not select_site.library(context):
         return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
-    return loop(_iterable(receiver, engine), context, engine)
+    return loop(_iterable(receiver, engine), context, engine, *values)
 
 
 _KEPT_ITEMS = SCALARS | {MuranoObject}  # what ``finalize`` returns as it is, tuples of them included
@@ -317,6 +327,34 @@ def new_object(context, engine, type_name, *properties):
         reference = executor.find_class(type_name, scope).reference
     else:
         return context("new", engine, NO_VALUE, context)(type_name, **dict(properties))
+    return _created(executor, context, engine, scope, caller_type, reference, properties)
+
+
+class NewObject:
+    """``new(Name, name => value, ...)`` with a constant class name at one call site: the class
+    the name resolves to is remembered per names scope (kept by the scope's class in its
+    ``call_sites``: another package's class may see another class under the name)."""
+
+    __slots__ = ("class_name",)
+
+    def __init__(self, class_name: str):
+        self.class_name = class_name
+
+    def __call__(self, context, engine, *properties):
+        executor = Executor.current()
+        scope, caller_type = _names_scope_and_type(context)
+        if type(scope) is MuranoType:
+            reference = scope.call_sites.get(self)
+            if reference is None:
+                reference = scope.call_sites[self] = executor.find_class(self.class_name, scope).reference
+        else:
+            reference = executor.find_class(self.class_name, scope).reference
+        return _created(executor, context, engine, scope, caller_type, reference, properties)
+
+
+def _created(executor, context, engine, scope, caller_type, reference, properties):
+    """The object ``new()`` makes of the class ``reference`` for code running in ``context``
+    (of names scope ``scope`` and class ``caller_type``), ``properties`` its (name, value) pairs."""
     parameters = {}
     for name, value in properties:
         _quota(engine, value)
@@ -406,6 +444,11 @@ def _defines(layer, name) -> bool:
     return True
 
 
+def _no_parent():
+    """The ``MethodCall.library_parent`` of a site that remembers no context (a dead weak reference)."""
+    return None
+
+
 def library_method(context, name) -> bool:
     """Whether ``receiver.name(...)`` resolves in ``context`` among the standard root's methods
     alone: no layer between (a class's methods and the extension methods it imports, contract
@@ -427,7 +470,10 @@ _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.Value
 
 def _iterable(receiver, engine):
     """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
-    return _limit_iterable(_unlimited(receiver, engine), engine)
+    _quota(engine, receiver)
+    if _counted_within_limit(receiver, engine):
+        return receiver
+    return _limit_iterable(_view(receiver), engine)
 
 
 def _unlimited(receiver, engine):
@@ -435,15 +481,26 @@ def _unlimited(receiver, engine):
     same view of its dict: the same items in the same order, without the ABC's Python-level
     iteration."""
     _quota(engine, receiver)
+    if _counted_within_limit(receiver, engine):
+        return receiver
+    return _view(receiver)
+
+
+def _counted_within_limit(receiver, engine) -> bool:
+    """Whether ``limit_iterable`` gives the receiver back as it is: a tuple, list or range
+    iterator (whose length hint is its exact length) of at most the iterator limit's items."""
     receiver_type = type(receiver)
     if receiver_type is tuple or receiver_type is list or receiver_type is _RANGE_ITERATOR:
-        # what ``limit_iterable`` gives back when the items are within the limit: the receiver
-        # itself (a range iterator's length hint is its exact length)
         limit = utils.get_max_collection_size(engine)
-        if limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
-                         else receiver.__length_hint__()) <= limit:
-            return receiver
-    view = _FROZEN_DICT_VIEWS.get(receiver_type)
+        return limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
+                             else receiver.__length_hint__()) <= limit
+    return False
+
+
+def _view(receiver):
+    """A view of a FrozenDict (``keys()``, ``values()``) as the same view of its dict; any
+    other receiver as it is."""
+    view = _FROZEN_DICT_VIEWS.get(type(receiver))
     if view is not None and type(receiver._mapping) is FrozenDict:
         return view(receiver._mapping._d)
     return receiver
@@ -615,7 +672,8 @@ class MethodCall:
     lists run directly on their receiver types where nothing else defines the name.
     """
 
-    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "query", "query_receivers")
+    __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "query", "query_receivers",
+                 "library_parent")
 
     def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False):
         self.name = name
@@ -626,6 +684,22 @@ class MethodCall:
                                    for argument in arguments)
         query = QUERIES.get((name, len(arguments))) or QUERIES.get((name, None))
         self.query, self.query_receivers = query if queries and query else (None, ())
+        self.library_parent = _no_parent
+
+    def library(self, context) -> bool:
+        """``library_method(context, name)``, remembered for the last parent of a method
+        body's call context it was true for (held weakly): a call context holds no functions
+        and a context's parents and functions never change once it is built, so every call
+        context of one method (of one class, under one Format: one parent) gets that answer."""
+        if type(context) is not _CALL_CONTEXT:
+            return library_method(context, self.name)
+        parent = context._parent_context
+        if self.library_parent() is parent:
+            return True
+        if library_method(parent, self.name):
+            self.library_parent = weakref.ref(parent)
+            return True
+        return False
 
     def _resolve(self, murano_type):
         """The ``DirectCall.call`` of the plain MuranoPL method yaql's resolution would pick for
@@ -659,6 +733,6 @@ class MethodCall:
             return direct(receiver, context, engine, arguments[0](NO_VALUE, context, engine)
                           if len(arguments) == 1 else
                           tuple([argument(NO_VALUE, context, engine) for argument in arguments]))
-        if type(receiver) in self.query_receivers and library_method(context, self.name):
+        if type(receiver) in self.query_receivers and self.library(context):
             return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)

@@ -340,7 +340,8 @@ class MuranoType:
         self.serialized_name = None
         self.action_entries = None
         self.instance_checks = {}
-        self.call_sites = {}  # fast.MethodCall site -> what it resolved to on this class
+        self.call_sites = {}  # fast.MethodCall site -> what it resolved to on this class; fast.NewObject
+        # site -> the class its name resolves to in this class's names scope
         self.property_reads = {}  # (caller class, object class, name) -> how get_property reads it
         self.own_reads = {}  # fast.PropertyRead site -> the caller class it reads whole objects' own values for
 
