@@ -816,9 +816,8 @@ class DirectCall:
     frame, or anything else, takes ``Executor.invoke``. A call context that nothing kept when
     the body returned (no lambda, deferred value, traceback or stored reference: its reference
     count says so) is kept, without its data, for a later call (``spare``). Unlike
-    ``Executor.invoke`` it does not
-    record the caller's context: only a native method's context is asked who called it
-    (``system.core.caller_context``), and natives never run here."""
+    ``Executor.invoke`` it does not record the caller's context: only a native method's context
+    is asked who called it (``system.core.caller_context``), and natives never run here."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
                  "takes_invoke", "first_key", "body", "parent", "convention", "single", "one", "spare")
