@@ -8,9 +8,10 @@ from mplc import ir
 from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, holds_expression, load, runtime_call,
                                  store)
-from mplc.codegen.int_variables import int_bit_bounds, int_variables
-from mplc.codegen.statements import StatementCompiler
+from mplc.codegen.int_variables import int_bit_bounds, int_variables, normal_variable_name
+from mplc.codegen.statements import DirectArgument, StatementCompiler
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
+from mplc.contracts.compiler import unchanged_types
 from mplc.pyast import PyAst
 
 
@@ -114,12 +115,12 @@ class ClassModuleCompiler:
                if prop.usage == "Static" and isinstance(prop.default, ir.Expression) else {}),
         )
 
-    def _argument(self, argument: ir.Argument) -> ast.expr:
+    def _argument(self, argument: ir.Argument, contract: ast.expr) -> ast.expr:
         at = PyAst(argument.pos)
         return runtime_call(
             at, "ArgumentSpec", at.Constant(value=argument.name),
             usage=at.Constant(value=argument.usage),
-            contract=self._contract(at, argument.contract),
+            contract=contract,
             loads_objects=at.Constant(value=loads_objects(argument.contract)),
             default=self._default(at, argument.default),
             has_default=at.Constant(value=argument.default is not None),
@@ -128,11 +129,17 @@ class ClassModuleCompiler:
 
     def _method(self, method: ir.Method) -> ast.expr:
         at = PyAst(method.pos)
-        arguments = at.Tuple(elts=[self._argument(argument) for argument in method.arguments],
+        contracts = [self._contract(PyAst(argument.pos), argument.contract) for argument in method.arguments]
+        arguments = at.Tuple(elts=[self._argument(argument, contract)
+                                   for argument, contract in zip(method.arguments, contracts)],
                              ctx=ast.Load())
         int_keys = int_variables(method) if self.builder.fast is not None else frozenset()
+        direct_arguments = None
+        if self.builder.fast is not None and _takes_direct_calls(method):
+            direct_arguments = tuple(_direct_argument(argument, contract)
+                                     for argument, contract in zip(method.arguments, contracts))
         body = self.statements.body_function(method.body, method.pos, int_keys,
-                                             int_bit_bounds(method, int_keys))
+                                             int_bit_bounds(method, int_keys), direct_arguments)
         self.instructions.add_method(method.body)
         return runtime_call(
             at, "MethodSpec", at.Constant(value=method.name),
@@ -142,7 +149,33 @@ class ClassModuleCompiler:
             body=load(at, body),
             meta=self._meta(at, method.meta),
             line=at.Constant(value=method.pos.line),
+            direct_entry=at.Constant(value=direct_arguments is not None),
         )
+
+
+def _takes_direct_calls(method: ir.Method) -> bool:
+    """Whether call sites may call the method's body directly (``fast.MethodCall``): an
+    instance method of plain positional arguments, none of them named as ``$this`` or ``$``."""
+    return method.usage in _INSTANCE_METHOD_USAGES and all(
+        argument.usage == "Standard" and normal_variable_name(argument.name) not in ("$this", "$1")
+        for argument in method.arguments)
+
+
+_INSTANCE_METHOD_USAGES = ("Runtime", "Action")
+
+
+def _direct_argument(argument: ir.Argument, validator: ast.expr) -> DirectArgument:
+    """How the direct way in checks ``argument`` (validator: its ``_contractN`` name or None):
+    the compiler's ``unchanged_types`` are what ``passes_unchanged`` marks the validator with."""
+    contract = argument.contract
+    unchanged, conditional = frozenset(), False
+    if isinstance(contract, ir.ContractExpression):
+        unchanged = unchanged_types(contract.expression.tree)
+        conditional = not unchanged and bool(unchanged_types(contract.expression.tree, numeric_check=True))
+    again = ast.copy_location(ast.Name(id=validator.id, ctx=ast.Load()) if isinstance(validator, ast.Name)
+                              else ast.Constant(value=validator.value), validator)
+    accepted_type = next(iter(unchanged)) if len(unchanged) == 1 and "null" not in unchanged else None
+    return DirectArgument(normal_variable_name(argument.name), again, accepted_type, conditional)
 
 
 def _plain_data(value: ir.Value | None) -> bool:

@@ -621,12 +621,12 @@ class FastPaths:
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
                             args: tuple[ir.Expr, ...]) -> ast.expr:
-        """In a body with locals: ``_dN(r, context, engine, (a, ...)) if type(r) is MuranoObject and
+        """In a body with locals: ``_dN(r, context, engine, a, ...) if type(r) is MuranoObject and
         (_dN := r.type.call_sites.get(_MN)) is not None else _MN(r, context, engine)``: the
-        receiver evaluated once, the site's ``DirectCall`` looked up in the receiver class's
-        call sites (the site itself resolves it on first use), and the arguments inline,
-        evaluated only on the direct path (the site's lazy arguments read the variable scope); a
-        site of one argument hands the value itself, not a tuple (``DirectCall.call``).
+        receiver evaluated once, how the site calls on the receiver's class (the method body's
+        direct way in or a ``DirectCall.call``) looked up in the class's call sites (the site
+        itself resolves it on first use), and the arguments inline, evaluated only on the direct
+        path (the site's lazy arguments read the variable scope).
         In an item function (``item_callable``) the direct call gets the lambda's parent context
         (it reads no ``$`` from it), and the site runs in the item's own context otherwise:
         ``_r.fast.per_item_call(_MN, r, item, context, engine)``."""
@@ -642,8 +642,7 @@ class FastPaths:
         test = at.BoolOp(op=ast.And(), values=[
             is_object, at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])])
         values = [self.builder.expression_code(arg) for arg in args]
-        given = values[0] if len(values) == 1 else at.Tuple(elts=values, ctx=ast.Load())
-        call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"), given],
+        call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"), *values],
                        keywords=[])
         if self.builder.in_item_function:
             fallback = at.Call(func=fast_attribute(at, "per_item_call"),

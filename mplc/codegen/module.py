@@ -134,19 +134,27 @@ class BodyLocals:
     def prologue(self, at: PyAst, body: list[ast.stmt]) -> list[ast.stmt]:
         """Statements binding what ``body`` may use: the variable scope, each local's current
         value (unset variables read as null, as yaql's lookup does), ``receiver`` and ``engine``
-        (bound always: finding out whether the body uses them costs more). Fills in the reload
-        placeholders of ``body``."""
+        (``bindings``). Fills in the reload placeholders of ``body``."""
+        self.fill_reloads(body)
+        return self.variable_reads(at) + self.bindings(at)
+
+    def fill_reloads(self, body: list[ast.stmt]) -> None:
         if self.reload_markers:
             _ReloadFiller(self).visit(ast.Module(body=body, type_ignores=[]))
-        statements: list[ast.stmt] = []
-        if self.names:
-            statements.append(at.Assign(targets=[store(at, VARIABLES)], value=at.Attribute(
-                value=load(at, "context"), attr="_data", ctx=ast.Load())))
-        statements.extend(self.read_back(at, key) for key in self.names)
-        statements.append(at.Assign(targets=[store(at, "receiver")],
-                                    value=self.builder.module_constant(at, "NO_VALUE")))
-        statements.append(at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE")))
-        return statements
+
+    def variable_reads(self, at: PyAst) -> list[ast.stmt]:
+        """``_variables = context._data`` and a ``read_back`` of every local."""
+        if not self.names:
+            return []
+        return [at.Assign(targets=[store(at, VARIABLES)], value=at.Attribute(
+            value=load(at, "context"), attr="_data", ctx=ast.Load())),
+            *(self.read_back(at, key) for key in self.names)]
+
+    def bindings(self, at: PyAst) -> list[ast.stmt]:
+        """``receiver`` and ``engine``, bound always: finding out whether the body uses them
+        costs more."""
+        return [at.Assign(targets=[store(at, "receiver")], value=self.builder.module_constant(at, "NO_VALUE")),
+                at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE"))]
 
 
 VARIABLES = "_variables"
@@ -251,6 +259,9 @@ class ModuleBuilder:
         self._constants: dict[tuple, str] = {}
         self.fast = FastPaths(self, legacy) if fast_paths else None
         self.locals: BodyLocals | None = None
+        # the body being built is also its method's direct way in (its Returns apply the
+        # memory quota when it was called that way)
+        self.direct_entry = False
         self.scalar_when_inline: set[int] = set()  # ids of IfExps whose inline branch is an int or bool
         self.context_reads: set[str] = set()  # keys of the variables code reads from the context
         self._module_constants: dict[str, ast.expr] = {}

@@ -12,9 +12,23 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 
 from mplc import ir
 from mplc.codegen.int_variables import normal_variable_name
-from mplc.codegen.module import (RUNTIME, BodyLocals, ModuleBuilder, constant, fast_attribute, function_def,
-                                  load, runtime_attribute, runtime_call, store)
+from mplc.codegen.module import (RUNTIME, VARIABLES, BodyLocals, ModuleBuilder, constant, fast_attribute,
+                                  function_def, load, runtime_attribute, runtime_call, store)
 from mplc.pyast import PyAst
+
+
+@dataclass(frozen=True)
+class DirectArgument:
+    """An argument as a method body's direct way in checks it: its variable key, its contract's
+    validator (a name, or None), the one builtin type its values must have when the validator
+    passes exactly the values of that type unchanged (else None: the runtime's
+    ``argument_acceptance`` of the validator decides), and whether that acceptance may hold
+    only on a condition."""
+
+    key: str
+    contract: ast.expr
+    accepted_type: str | None
+    conditional: bool
 
 
 @dataclass(frozen=True)
@@ -66,24 +80,147 @@ class StatementCompiler:
         self.builder = builder
 
     def body_function(self, block: ir.Block, pos: ir.Pos, int_keys: frozenset[str] = frozenset(),
-                      int_bounds: dict[str, int] | None = None) -> str:
+                      int_bounds: dict[str, int] | None = None,
+                      direct_arguments: tuple[DirectArgument, ...] | None = None) -> str:
         """A module-level ``def _bodyN(context)`` running ``block``; returns its name. With fast
         paths its variables are Python locals (``BodyLocals``; ``int_keys`` those that always
-        hold an int, ``int_bounds`` the bit bounds of the small ones) and its expressions inline."""
+        hold an int, ``int_bounds`` the bit bounds of the small ones) and its expressions inline;
+        given ``direct_arguments`` (in order) it is also the method's direct way in
+        (``_direct_entry``). A body turns Python errors into
+        MuranoPL exceptions itself (``_converting``)."""
         at = PyAst(pos)
         if self.builder.fast is None:
-            return self.builder.define_function(at, "body", ("context",), self.block(block, _Scope()))
+            return self.builder.define_function(at, "body", ("context",),
+                                                self._converting(at, self.block(block, _Scope())))
         self.builder.locals = body_locals = BodyLocals(self.builder, int_keys, int_bounds)
         self.builder.context_reads = set()
+        self.builder.direct_entry = direct_arguments is not None
         try:
             body = self.block(block, _Scope())
         finally:
             self.builder.locals = None
+            self.builder.direct_entry = False
         context_reads = self.builder.context_reads
         if _reads_attribute(block, "extra"):
             context_reads = context_reads | set(body_locals.names)
         body_locals.keep_local(context_reads)
-        return self.builder.define_function(at, "body", ("context",), body_locals.prologue(at, body) + body)
+        body_locals.fill_reloads(body)
+        body = self._converting(at, body)
+        if direct_arguments is None:
+            return self.builder.define_function(
+                at, "body", ("context",), body_locals.variable_reads(at) + body_locals.bindings(at) + body)
+        return self._direct_entry(at, body_locals, direct_arguments, body)
+
+    def _direct_entry(self, at: PyAst, body_locals: BodyLocals,
+                      arguments: tuple[DirectArgument, ...], body: list[ast.stmt]) -> str:
+        """``def _bodyN(context, this=None, caller=None, caller_engine=None, <arguments>=None)``:
+        called ``body(context)`` it runs in that call context as any body; called by a call site
+        (``fast.MethodCall``) as ``body(parent, this, caller, caller_engine, *arguments)``, with
+        ``parent`` the method's context (``CallPlan.parent``), it does what ``DirectCall`` would
+        in its own frame: hands the call to ``_r.fast.enter_slowly`` unless every argument is one
+        its contract passes unchanged, ``this`` is not destroyed and ``caller`` is a method body's
+        call context that allows no property writes with no Parallel running; else builds the
+        call context (``this.real_this`` as ``$this`` and ``$``, the arguments) and runs."""
+        builder = self.builder
+        names = [body_locals.name(argument.key) for argument in arguments]
+        caller_engine = load(at, "caller_engine")
+        turned_away = [
+            at.Attribute(value=load(at, "this"), attr="destroyed", ctx=ast.Load()),
+            at.Compare(left=at.Call(func=load(at, "type"), args=[load(at, "caller")], keywords=[]),
+                       ops=[ast.IsNot()], comparators=[builder.module_constant(at, "CallContext")]),
+            builder.module_constant(at, "running_parallels"),
+        ]
+        for name, argument in zip(names, arguments):
+            value = load(at, name)
+            value_type = at.Call(func=load(at, "type"), args=[value], keywords=[])
+            if argument.accepted_type is not None:
+                turned_away.insert(len(turned_away) - 3, at.Compare(
+                    left=value_type, ops=[ast.IsNot()], comparators=[load(at, argument.accepted_type)]))
+                continue
+            types, when = builder.new_name("T"), builder.new_name("W")
+            builder.definitions.append(at.Assign(
+                targets=[at.Tuple(elts=[store(at, types), store(at, when)], ctx=ast.Store())],
+                value=at.Call(func=fast_attribute(at, "argument_acceptance"), args=[argument.contract],
+                              keywords=[])))
+            accepted = at.Compare(left=value_type, ops=[ast.NotIn()], comparators=[load(at, types)])
+            if argument.conditional:
+                accepted = at.BoolOp(op=ast.Or(), values=[accepted, at.BoolOp(op=ast.And(), values=[
+                    at.Compare(left=load(at, when), ops=[ast.IsNot()], comparators=[at.Constant(value=None)]),
+                    at.UnaryOp(op=ast.Not(), operand=at.Call(
+                        func=load(at, when), args=[value, at.Constant(value=None), caller_engine],
+                        keywords=[]))])])
+            turned_away.insert(len(turned_away) - 3, accepted)
+        slowly = at.Call(func=fast_attribute(at, "enter_slowly"),
+                         args=[load(at, "context"), load(at, "this"), load(at, "caller"), caller_engine,
+                               *(load(at, name) for name in names)], keywords=[])
+        call_context = builder.new_name("t")
+        variables = at.Dict(keys=[at.Constant(value="$this"), at.Constant(value="$1"),
+                                  *(at.Constant(value=argument.key) for argument in arguments)],
+                            values=[load(at, "this"), load(at, "this"), *(load(at, name) for name in names)])
+        direct = [
+            at.If(test=at.BoolOp(op=ast.Or(), values=turned_away), body=[at.Return(value=slowly)], orelse=[]),
+            at.Assign(targets=[store(at, "this")],
+                      value=at.Attribute(value=load(at, "this"), attr="real_this", ctx=ast.Load())),
+            at.Assign(targets=[store(at, VARIABLES)], value=variables),
+            at.Assign(targets=[store(at, call_context)], value=at.Call(
+                func=builder.module_constant(at, "new_instance"),
+                args=[builder.module_constant(at, "CallContext")], keywords=[])),
+            *(at.Assign(targets=[at.Attribute(value=load(at, call_context), attr=attribute, ctx=ast.Store())],
+                        value=load(at, value))
+              for attribute, value in (("_parent_context", "context"), ("_data", VARIABLES))),
+            at.Assign(targets=[store(at, "context")], value=load(at, call_context)),
+        ]
+        argument_keys = {argument.key for argument in arguments}
+        for key, name in body_locals.names.items():
+            if key in ("$this", "$1"):
+                direct.append(at.Assign(targets=[store(at, name)], value=load(at, "this")))
+            elif key not in argument_keys:
+                direct.append(at.Assign(targets=[store(at, name)], value=at.Constant(value=None)))
+        generic = body_locals.variable_reads(at) or [at.Pass()]
+        prologue = at.If(test=at.Compare(left=load(at, "caller"), ops=[ast.Is()],
+                                         comparators=[at.Constant(value=None)]),
+                         body=generic, orelse=direct)
+        name = builder.new_name("body")
+        parameter_names = ("context", "this", "caller", "caller_engine", *names)
+        function = function_def(at, name, parameter_names, [prologue, *body_locals.bindings(at), *body])
+        function.args.defaults = [at.Constant(value=None) for _ in parameter_names[1:]]
+        builder.definitions.append(function)
+        return name
+
+    def _converting(self, at: PyAst, body: list[ast.stmt]) -> list[ast.stmt]:
+        """``body`` in ``try``: a Python error becomes a MuranoPL exception where it leaves the
+        method (``to_murano_exception`` of the error and its traceback); a MuranoPL one passes."""
+        error = self.builder.new_name("error")
+        return [at.Try(body=body, handlers=[
+            at.ExceptHandler(type=self.builder.module_constant(at, "MuranoPlException"), name=None,
+                             body=[at.Raise(exc=None, cause=None)]),
+            at.ExceptHandler(type=load(at, "Exception"), name=error, body=[at.Raise(
+                exc=at.Call(func=self.builder.module_constant(at, "to_murano_exception"),
+                            args=[load(at, error), at.Attribute(value=load(at, error), attr="__traceback__",
+                                                                ctx=ast.Load())], keywords=[]),
+                cause=at.Constant(value=None))])], orelse=[], finalbody=[])]
+
+    def _returned(self, at: PyAst, value: ast.expr) -> list[ast.stmt]:
+        """``return value``; in a direct way in, the value passes the caller's memory quota
+        (``_r.fast.quota``) when a call site called it, as ``DirectCall`` applies it."""
+        if not self.builder.direct_entry or isinstance(value, ast.Constant):
+            return [at.Return(value=value)]
+        builder = self.builder
+        result, result_type = builder.new_name("t"), builder.new_name("t")
+        checked_type = load(at, result_type)
+        small = at.BoolOp(op=ast.Or(), values=[
+            at.Compare(left=load(at, "caller"), ops=[ast.Is()], comparators=[at.Constant(value=None)]),
+            at.BoolOp(op=ast.And(), values=[
+                at.Compare(left=at.NamedExpr(target=store(at, result_type), value=at.Call(
+                    func=load(at, "type"), args=[load(at, result)], keywords=[])),
+                    ops=[ast.Is()], comparators=[load(at, "int")]),
+                at.Compare(left=builder.module_constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
+                           comparators=[load(at, result), builder.module_constant(at, "INLINE_BOUND")])]),
+            at.Compare(left=checked_type, ops=[ast.In()], comparators=[builder.module_constant(at, "ALWAYS_SMALL")])])
+        quota = at.Call(func=builder.module_constant(at, "quota"), args=[load(at, "caller_engine"), load(at, result)],
+                        keywords=[])
+        return [at.Assign(targets=[store(at, result)], value=value),
+                at.Return(value=at.IfExp(test=small, body=load(at, result), orelse=quota))]
 
     def _write_variable(self, at: PyAst, name: str, value: ast.expr) -> ast.stmt:
         """``$name = value`` for For and Catch As: a local and the variable scope, or the context."""
@@ -146,7 +283,7 @@ class StatementCompiler:
         value = self.builder.optional_value(at, node.value)
         if scope.in_branch:
             return [at.Raise(exc=runtime_call(at, "ParallelReturn", value), cause=None)]
-        return [at.Return(value=value)]
+        return self._returned(at, value)
 
     def _loop_control(self, at: PyAst, scope: _Scope, kind: str, statement: ast.stmt) -> list[ast.stmt]:
         if scope.in_loop:
@@ -272,8 +409,8 @@ class StatementCompiler:
             return statements + [run]
         returned = self.builder.new_name("returned")
         handler = at.ExceptHandler(type=runtime_attribute(at, "ParallelReturn"), name=returned,
-                                   body=[at.Return(value=at.Attribute(value=load(at, returned), attr="value",
-                                                                      ctx=ast.Load()))])
+                                   body=self._returned(at, at.Attribute(value=load(at, returned), attr="value",
+                                                                        ctx=ast.Load())))
         reload = [] if body_locals is None else [body_locals.reload_all(at)]
         return statements + [at.Try(body=[run], handlers=[handler], orelse=[], finalbody=[])] + reload
 

@@ -354,12 +354,22 @@ class CallContext(contexts.Context):
 
     _functions = types.MappingProxyType({})
     _exclusive_funcs = frozenset()
+    _convention = CONVENTION  # every context of MuranoPL code has it: a call context sets none
 
     def create_child_context(self):
         return contexts.Context(self)
 
 
-PLAIN_CONTEXTS = frozenset((contexts.Context, CallContext))
+class WritingCallContext(CallContext):
+    """The call context of code that may write what only initialization writes: its data has
+    ``?allowPropertyWrites`` (not None; ``.init`` and what it calls). A class of its own, so the
+    direct way into a method body (``MethodSpec.direct_entry``), which takes no such caller,
+    tells it by type alone."""
+
+
+CALL_CONTEXTS = frozenset((CallContext, WritingCallContext))
+"""The context classes of method bodies' calls: each one is its body's variable scope."""
+PLAIN_CONTEXTS = frozenset((contexts.Context, CallContext, WritingCallContext))
 """The context classes whose data is their own ``_data`` dictionary."""
 
 

@@ -22,7 +22,7 @@ from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.model import METHOD_BODY_CODES, NO_VALUE, MuranoObject, MuranoType, TypeReference
 from mplc.runtime.specs import PackageSpec
 
 CORE_OBJECT = "io.murano.Object"
@@ -42,7 +42,7 @@ _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
-CallContext = bridge.CallContext
+CallContext, WritingCallContext = bridge.CallContext, bridge.WritingCallContext
 
 
 class Package:
@@ -385,13 +385,16 @@ class Executor:
         arguments. The runtime keys a method body reads are all set here, so lookups from the
         body end in this context instead of walking to the root."""
         data = {}
-        context = (child_context if plan.native else call_context_of)(plan.parent, data)
         data[_THIS_KEY] = data[_RECEIVER_KEY] = (
             this.real_this if type(this) is MuranoObject and not plan.is_static else plan.static_this)
+        allow_writes = None
         if caller_context is not None:
             data[_CALLER_CONTEXT_KEY] = _calling_frame(caller_context)
-            data[_ALLOW_PROPERTY_WRITES_KEY] = bridge.lookup(caller_context, _ALLOW_PROPERTY_WRITES_KEY)
-        return context
+            data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes = bridge.lookup(caller_context,
+                                                                            _ALLOW_PROPERTY_WRITES_KEY)
+        if plan.native:
+            return child_context(plan.parent, data)
+        return call_context_of(plan.parent, data, allow_writes is not None)
 
     def code_context(self, target):
         """``object_context(target)`` for code that only reads it or derives child contexts
@@ -715,11 +718,11 @@ def child_context(parent, data):
     return context
 
 
-def call_context_of(parent, data):
-    """A ``bridge.CallContext`` child of ``parent`` holding ``data``."""
-    context = _new_object(CallContext)
+def call_context_of(parent, data, allows_writes=False):
+    """A ``bridge.CallContext`` child of ``parent`` holding ``data`` (a ``WritingCallContext``
+    when ``allows_writes``: the data has ``?allowPropertyWrites``)."""
+    context = _new_object(WritingCallContext if allows_writes else CallContext)
     context._parent_context = parent
-    context._convention = parent._convention
     context._data = data
     return context
 
@@ -798,31 +801,26 @@ class CallPlan:
                                 None)
 
 
-_refcount = sys.getrefcount
-_SPARE_CONTEXTS = 64  # per DirectCall: a recursion this deep reuses them all
-
-
 class DirectCall:
     """How a method-call site (``fast.MethodCall``) calls the MuranoPL instance method that one
-    receiver class resolves, with its arguments evaluated positionally by the caller's body.
+    receiver class resolves, with its arguments evaluated positionally by the caller's body,
+    where the body's direct way in (``MethodSpec.direct_entry``) does not apply or turns the
+    call away.
 
     An argument whose value its contract passes unchanged skips the contract (``accepted``:
     per position, the exact types and the condition they must also meet; a literal null is never
     checked, as yaql hands it to the stub as a constant). Outside Parallel branches and without a
     Synchronize meta nothing is locked, so the call context is built here from the caller's keys
     (in its own data for a method body; looked up, as ``Executor.invoke`` does, for a lambda's
-    context) and the body runs here, as ``run_body`` runs it (this frame is a method's frame
-    while it holds ``context``: see ``running_method``); a call through a Python entry point's
-    frame, or anything else, takes ``Executor.invoke``. A call context that nothing kept when
-    the body returned (no lambda, deferred value, traceback or stored reference: its reference
-    count says so) is kept, without its data, for a later call (``spare``). Unlike
-    ``Executor.invoke`` it does not record the caller's context: only a native method's context
-    is asked who called it (``system.core.caller_context``), and natives never run here."""
+    context) and the body runs here; a call through a Python entry point's frame, or anything
+    else, takes ``Executor.invoke``. Unlike ``Executor.invoke`` it does not record the caller's
+    context: only a native method's context is asked who called it
+    (``system.core.caller_context``), and natives never run here."""
 
     __slots__ = ("method", "arguments", "accepted", "arity", "plan", "executor", "declaring_type",
-                 "takes_invoke", "first_key", "body", "parent", "convention", "single", "one", "spare")
+                 "takes_invoke", "body", "parent")
 
-    def __init__(self, method, literal_nulls):
+    def __init__(self, method, literal_nulls=()):
         self.method = method
         self.declaring_type = method.declaring_type
         self.executor = self.declaring_type.executor
@@ -834,43 +832,26 @@ class DirectCall:
             for position, argument in enumerate(self.arguments))
         self.plan = self.executor.call_plan(method)
         self.takes_invoke = self.plan.synchronize is not None
-        self.first_key = self.plan.argument_keys[0] if self.arguments else None
         self.body = method.spec.body
         self.parent = self.plan.parent
-        self.convention = self.parent._convention
-        self.single = len(literal_nulls) == 1
-        self.one = self.single and self.arity == 1
-        self.spare = []
 
-    def call(self, receiver, caller, engine, given):
-        """Call the method on ``receiver`` for code running in ``caller``. ``given``: the value
-        at a site of one argument (the usual kind: no tuple to build), else a tuple of them."""
-        if self.one:
-            values = None
-            types, when = self.accepted[0]
-            if type(given) not in types or (when is not None and not when(given, None, engine)):
-                given, = self._checked(receiver, caller, engine, (given,))
-        elif self.single or given:
-            values = (given,) if self.single else given
-            for value, (types, when) in zip(values, self.accepted):
-                if type(value) not in types or (when is not None and not when(value, None, engine)):
-                    values = self._checked(receiver, caller, engine, values)
-                    break
-            else:
-                if len(values) < self.arity:
-                    values = self._checked(receiver, caller, engine, values)
+    def call(self, receiver, caller, engine, *values):
+        """Call the method on ``receiver`` for code running in ``caller``."""
+        for value, (types, when) in zip(values, self.accepted):
+            if type(value) not in types or (when is not None and not when(value, None, engine)):
+                values = self._checked(receiver, caller, engine, values)
+                break
         else:
-            values = self._checked(receiver, caller, engine, given) if self.arity else given
+            if len(values) < self.arity:
+                values = self._checked(receiver, caller, engine, values)
         if type(caller) is CallContext:  # a method body's own call context
             allow_writes = caller._data.get(_ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = False
         else:  # a lambda's context, say
             allow_writes = bridge.lookup(caller, _ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = bridge.lookup(caller, _SKIP_FRAME_KEY)
-        if (self.takes_invoke or skip_frame
-                or (flow._running_parallels and flow.in_parallel_branch())):
-            result = self.executor.invoke(self.method, receiver, (given,) if values is None else values,
-                                          _NO_KEYWORDS, caller)
+        if self.takes_invoke or skip_frame or (flow.running_parallels and flow.in_parallel_branch()):
+            result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, caller)
         elif self.body is None:
             result = None
         else:
@@ -878,37 +859,13 @@ class DirectCall:
             if this.destroyed:
                 raise errors.ObjectDestroyedError(this)
             this = this.real_this
+            data = {_THIS_KEY: this, _RECEIVER_KEY: this}
             # the method's context holds None for property writes, so only a caller that
             # allows them adds the key
-            if values is None and allow_writes is None:
-                data = {_THIS_KEY: this, _RECEIVER_KEY: this, self.first_key: given}
-            else:
-                data = {_THIS_KEY: this, _RECEIVER_KEY: this}
-                if allow_writes is not None:
-                    data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
-                if values is None:
-                    data[self.first_key] = given
-                else:
-                    for key, value in zip(self.plan.argument_keys, values):
-                        data[key] = value
-            spare = self.spare
-            if spare:
-                context = spare.pop()
-            else:
-                context = _new_object(CallContext)
-                context._parent_context = self.parent
-                context._convention = self.convention
-            context._data = data
-            try:
-                result = self.body(context)
-            except errors.MuranoPlException:
-                raise
-            except Exception as error:
-                raise flow.to_murano_exception(error, sys.exc_info()[2]) from None
-            if _refcount(context) == 2 and len(spare) < _SPARE_CONTEXTS:  # nothing kept it
-                context._data = None
-                spare.append(context)
-            del context
+            if allow_writes is not None:
+                data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes
+            data.update(zip(self.plan.argument_keys, values))
+            result = self.body(call_context_of(self.parent, data, allow_writes is not None))
         if type(result) is int and _MINUS_SMALL_INT < result < _SMALL_INT:
             return result
         return bridge.quota(engine, result)
@@ -936,34 +893,21 @@ _SMALL_INT, _MINUS_SMALL_INT = bridge.SMALL_INT, bridge.MINUS_SMALL_INT
 
 
 def run_body(method, context):
-    """Run a MuranoPL method body in its call context; Python errors become MuranoPL
-    exceptions here.
-
-    Stack traces find MuranoPL frames by looking for this function's frames (``method``).
-    """
+    """Run a MuranoPL method body in its call context (a body turns Python errors into
+    MuranoPL exceptions itself)."""
     body = method.spec.body
-    if body is None:
-        return None
-    try:
-        return body(context)
-    except errors.MuranoPlException:
-        raise
-    except Exception as error:
-        from mplc.runtime.flow import to_murano_exception
-        raise to_murano_exception(error, sys.exc_info()[2]) from None
+    return None if body is None else body(context)
 
 
 def running_method(frame):
-    """The method whose body ``frame`` runs when it is a method's frame (``run_body``'s, or
-    ``DirectCall.call``'s while it holds the call context), else None."""
-    code = frame.f_code
-    if code is _RUN_BODY_CODE:
-        return frame.f_locals["method"]
-    if code is _DIRECT_CALL_CODE:
-        frame_locals = frame.f_locals
-        if "context" in frame_locals:
-            return frame_locals["self"].method
-    return None
+    """The method whose body ``frame`` runs, once the body holds its call context (a body
+    taken the direct way in builds it after checking its arguments), else None."""
+    if frame.f_code not in METHOD_BODY_CODES:
+        return None
+    context = frame.f_locals.get("context")
+    if type(context) not in bridge.CALL_CONTEXTS:
+        return None
+    return bridge.lookup(context, _CURRENT_METHOD_KEY)
 
 
 def running_body_contexts(executor):
@@ -971,15 +915,9 @@ def running_body_contexts(executor):
     frames (``running_method``) on the running green thread's stack and on every live Parallel
     branch's (the garbage collector's roots; found when it runs, so calls register nothing)."""
     for frame in flow.running_frames():
-        if frame.f_code in _METHOD_FRAME_CODES:
-            method = running_method(frame)
-            if method is not None and method.declaring_type.executor is executor:
-                yield frame.f_locals["context"]
-
-
-_RUN_BODY_CODE = run_body.__code__
-_DIRECT_CALL_CODE = DirectCall.call.__code__
-METHOD_FRAME_CODES = _METHOD_FRAME_CODES = frozenset((_RUN_BODY_CODE, _DIRECT_CALL_CODE))
+        method = running_method(frame)
+        if method is not None and method.declaring_type.executor is executor:
+            yield frame.f_locals["context"]
 
 
 __all__ = ["Executor", "Package", "running_body_contexts"]

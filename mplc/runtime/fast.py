@@ -17,14 +17,15 @@ import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import bridge, flow, functions
+from mplc.runtime import bridge, errors, flow, functions
 from mplc.runtime.executor import DirectCall, Executor, child_context
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _TYPE_KEY = bridge.TYPE_KEY
 _NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
+_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
 _NUMBERS = (int, float)
 FrozenDict = utils.FrozenDict
 SHORT = bridge.SHORT
@@ -33,6 +34,7 @@ _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 _SMALL = bridge.SMALL_INT
 _quota = bridge.quota
+running_parallels = flow.running_parallels
 _MINUS_SMALL = bridge.MINUS_SMALL_INT
 INLINE_BOUND = _SMALL
 """Inline integer arithmetic in bodies keeps results strictly within this bound (else the helper)."""
@@ -142,7 +144,8 @@ def index(collection, key, context, engine):
 
 
 _PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
-_CALL_CONTEXT = bridge.CallContext
+CallContext = bridge.CallContext
+_CALL_CONTEXTS = bridge.CALL_CONTEXTS
 variable = bridge.lookup  # ``$x`` as generated code names it: already in stored form
 _lookup = bridge.lookup
 
@@ -152,7 +155,7 @@ def set_variable(context, name, value):
     variable scope, the nearest call context (``bridge.CallContext``), as ``flow.assign`` does."""
     scope = context
     while scope is not None:
-        if type(scope) is _CALL_CONTEXT:
+        if type(scope) in _CALL_CONTEXTS:
             scope._data[name] = value
             return
         scope = scope.parent
@@ -175,7 +178,26 @@ frozen_dict = bridge.frozen_dict
 final_dict = bridge.final_dict
 SCALARS = bridge.SCALARS
 new_instance = object.__new__
-"""An item function's ``dict(k => v)`` builds its FrozenDict as ``final_dict`` does, inline."""
+"""An item function's ``dict(k => v)`` builds its FrozenDict as ``final_dict`` does, inline;
+a body taken its direct way in builds its call context with it."""
+
+# --- a method body's direct way in (MethodSpec.direct_entry, docs/compiled-modules.md) ---------
+MuranoPlException = errors.MuranoPlException
+to_murano_exception = flow.to_murano_exception
+quota = bridge.quota
+running_parallels = flow.running_parallels
+
+
+def enter_slowly(parent, receiver, caller, engine, *values):
+    """A call a method body's direct way in turned away (an argument its contract must see,
+    a destroyed receiver, a caller that is no method body's ``CallContext``, a running
+    Parallel): made as ``DirectCall`` makes it. ``parent``: the method's context
+    (``CallPlan.parent``)."""
+    method = parent._data[_CURRENT_METHOD_KEY]
+    direct = method.direct_call
+    if direct is None:
+        direct = method.direct_call = DirectCall(method)
+    return direct.call(receiver, caller, engine, *values)
 
 
 _dict_size = dict.__sizeof__
@@ -691,7 +713,7 @@ class MethodCall:
         body's call context it was true for (held weakly): a call context holds no functions
         and a context's parents and functions never change once it is built, so every call
         context of one method (of one class, under one Format: one parent) gets that answer."""
-        if type(context) is not _CALL_CONTEXT:
+        if type(context) is not CallContext:
             return library_method(context, self.name)
         parent = context._parent_context
         if self.library_parent() is parent:
@@ -702,8 +724,10 @@ class MethodCall:
         return False
 
     def _resolve(self, murano_type):
-        """The ``DirectCall.call`` of the plain MuranoPL method yaql's resolution would pick for
-        receivers of ``murano_type``; else None."""
+        """How this site calls the plain MuranoPL method yaql's resolution would pick for
+        receivers of ``murano_type``: ``direct_entry`` of its body, unless the site leaves
+        arguments to Defaults or hands a literal null (whose contract never runs) or the method
+        locks, else its ``DirectCall.call``; None for other methods."""
         found = murano_type.find_method(self.name)
         if len(found) != 1:
             return None
@@ -712,12 +736,16 @@ class MethodCall:
                 or len(self.arguments) > len(method.arguments)
                 or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
             return None
+        plan = method.declaring_type.executor.call_plan(method)
+        if (method.spec.direct_entry and len(self.arguments) == len(method.arguments)
+                and not any(self.literal_nulls) and plan.synchronize is None):
+            return types.MethodType(method.spec.body, plan.parent)
         return DirectCall(method, self.literal_nulls).call
 
     def direct(self, receiver):
-        """The ``DirectCall.call`` for ``receiver`` (once per class, kept by the class), or None
-        when the call does not take the direct path: generated bodies ask this first, then
-        evaluate the arguments inline and call it; otherwise they call the site."""
+        """How this site calls on ``receiver`` (``_resolve``: once per class, kept by the class),
+        or None when the call does not take the direct path: generated bodies ask this first,
+        then evaluate the arguments inline and call it; otherwise they call the site."""
         if type(receiver) is not MuranoObject:
             return None
         call_sites = receiver.type.call_sites
@@ -729,10 +757,8 @@ class MethodCall:
     def __call__(self, receiver, context, engine):
         direct = self.direct(receiver)
         if direct is not None:
-            arguments = self.arguments
-            return direct(receiver, context, engine, arguments[0](NO_VALUE, context, engine)
-                          if len(arguments) == 1 else
-                          tuple([argument(NO_VALUE, context, engine) for argument in arguments]))
+            return direct(receiver, context, engine,
+                          *[argument(NO_VALUE, context, engine) for argument in self.arguments])
         if type(receiver) in self.query_receivers and self.library(context):
             return _quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)

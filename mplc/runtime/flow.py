@@ -17,7 +17,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import bridge, errors
-from mplc.runtime.model import MuranoObject, MuranoType, TypeParameter, TypeReference
+from mplc.runtime.model import METHOD_BODY_CODES, MuranoObject, MuranoType, TypeParameter, TypeReference
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -92,40 +92,44 @@ def _yaml_frame(frame, line, instruction_offset):
 def _frames_outward(innermost_first):
     """MuranoPL frames, innermost first, one per running method as the reference's: the
     instruction the method runs (the innermost frame of its code that the instruction table
-    knows, else its innermost YAML code location)."""
-    from mplc.runtime.executor import METHOD_FRAME_CODES, running_method
+    knows, else its innermost YAML code location). A body still checking the arguments it was
+    given directly is no frame yet."""
+    from mplc.runtime.executor import running_method
     result = []
     pending = None
     resolved = False
     for frame, line, instruction_offset in innermost_first:
         code = frame.f_code
-        method = running_method(frame) if code in METHOD_FRAME_CODES else None
         if code is _DEFERRED_EVALUATION:
             # the reference shows the statement that read a Throw's Extra, not its expressions
             pending = None
             resolved = False
-        elif method is not None:
+            continue
+        method = running_method(frame)
+        if method is None and code in METHOD_BODY_CODES:
+            continue
+        if not resolved and code.co_filename.endswith(YAML_SUFFIXES):
+            candidate, resolved = _yaml_frame(frame, line, instruction_offset)
+            if resolved or pending is None:
+                pending = candidate
+        if method is not None:
             if pending is not None:
                 pending["method"] = method.name
                 pending["class"] = method.declaring_type.name
                 result.append(pending)
             pending = None
             resolved = False
-        elif not resolved and code.co_filename.endswith(YAML_SUFFIXES):
-            candidate, resolved = _yaml_frame(frame, line, instruction_offset)
-            if resolved or pending is None:
-                pending = candidate
     return result if pending is None else result + [pending]
 
 
 def _native_frames(innermost_first):
     """The Python frames of a Python error inside the innermost method, innermost first, as
     the reference lists them after its MuranoPL frames (file, line, function, source line)."""
-    from mplc.runtime.executor import METHOD_FRAME_CODES, running_method
+    from mplc.runtime.executor import running_method
     result = []
     for frame, line, _ in innermost_first:
         code = frame.f_code
-        if code in METHOD_FRAME_CODES and running_method(frame) is not None:
+        if running_method(frame) is not None:
             break
         if not code.co_filename.endswith(YAML_SUFFIXES):
             result.append({"instruction": linecache.getline(code.co_filename, line).strip(),
@@ -161,16 +165,15 @@ def _through_frozen_module(traceback) -> bool:
     """Did a Python error pass through a frozen module's frame inside the innermost method?"""
     if traceback is None:
         return False
-    from mplc.runtime.executor import METHOD_FRAME_CODES, running_method
+    from mplc.runtime.executor import running_method
     frames = []
     while traceback is not None:
         frames.append(traceback.tb_frame)
         traceback = traceback.tb_next
     for frame in reversed(frames):
-        code = frame.f_code
-        if code in METHOD_FRAME_CODES and running_method(frame) is not None:
+        if running_method(frame) is not None:
             return False
-        if code.co_filename.startswith("<frozen "):
+        if frame.f_code.co_filename.startswith("<frozen "):
             return True
     return False
 
@@ -253,7 +256,7 @@ def _set_variable(context, name, value, source):
     if not name or name in ("$", "$this"):
         raise errors.InvalidLhsTargetError(source or name)
     scope = context
-    while scope is not None and type(scope) is not bridge.CallContext:
+    while scope is not None and type(scope) not in bridge.CALL_CONTEXTS:
         scope = scope.parent
     (scope or context)[name] = value
 
@@ -718,8 +721,7 @@ def parallel_select(context, branches, size=SELECT_POOL_SIZE):
         _schedule(end_marker_thread)
         pool.put(end_marker)
 
-    global _running_parallels
-    _running_parallels += 1
+    running_parallels.append(pool)
     try:
         _schedule(_Thread(spawn, parent=_loop_greenlet()).switch)
         while True:
@@ -728,7 +730,7 @@ def parallel_select(context, branches, size=SELECT_POOL_SIZE):
             if ending is end_marker:
                 break
     finally:
-        _running_parallels -= 1
+        running_parallels.remove(pool)
         _live_branches.difference_update(started)
     for failure in failures:
         if failure is not None:
@@ -736,7 +738,7 @@ def parallel_select(context, branches, size=SELECT_POOL_SIZE):
     return results
 
 
-_running_parallels = 0
+running_parallels: list = []  # one entry a running Parallel: direct calls check for branches only then
 _live_branches: set = set()  # the green threads of running Parallels (running_frames)
 
 

@@ -211,10 +211,18 @@ class UnevaluatedExpression:
 _UNCHECKED_TYPES = frozenset((str, int, float, bool, type(None), tuple, utils.FrozenDict))
 
 
+def argument_acceptance(contract) -> tuple:
+    """``(types, when)``: the exact types of given values that an argument with ``contract``
+    (or none) takes untouched, so a caller may skip it, and None or the condition
+    ``(value, None, engine)`` such a value must also meet."""
+    if contract is None:
+        return _UNCHECKED_TYPES, None
+    types = contracts.unchanged_types(contract)
+    return (types, None) if types else contracts.conditionally_unchanged(contract)
+
+
 class MuranoArgument:
-    """``accepted_types``: the exact types of given values that ``transform`` returns untouched
-    (its contract passes them unchanged), so a caller may skip it; ``accepted_when``: None, or
-    the condition ``(value, None, engine)`` such a value must also meet."""
+    """``accepted_types``, ``accepted_when``: the argument's ``argument_acceptance``."""
 
     __slots__ = ("method", "name", "spec", "usage", "accepted_types", "accepted_when")
 
@@ -223,11 +231,7 @@ class MuranoArgument:
         self.name = spec.name
         self.spec = spec
         self.usage = spec.usage
-        self.accepted_types, self.accepted_when = _UNCHECKED_TYPES, None
-        if spec.contract is not None:
-            self.accepted_types = contracts.unchanged_types(spec.contract)
-            if not self.accepted_types:
-                self.accepted_types, self.accepted_when = contracts.conditionally_unchanged(spec.contract)
+        self.accepted_types, self.accepted_when = argument_acceptance(spec.contract)
 
     def transform(self, value, this, owner, calling_type):
         method = self.method
@@ -278,12 +282,23 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=
                                                           mode))
 
 
+METHOD_BODY_CODES: set = set()
+"""The code of every method body loaded: a frame running one is that method's frame once it
+holds the call context (``executor.running_method``)."""
+
+
 class MuranoMethod:
-    """A method of a type: MuranoPL (``spec.body(context)``) or native (a Python function)."""
+    """A method of a type: MuranoPL (``spec.body(context)``) or native (a Python function).
+
+    ``direct_call``: the ``executor.DirectCall`` that calls it when its body's direct way in
+    (``MethodSpec.direct_entry``) turns a call away, made on first use."""
 
     def __init__(self, declaring_type, spec, native=None):
         self.declaring_type = declaring_type
         self.spec = spec
+        self.direct_call = None
+        if spec.body is not None:
+            METHOD_BODY_CODES.add(spec.body.__code__)
         self.name = spec.name
         self.native = native
         self.usage = spec.usage

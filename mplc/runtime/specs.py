@@ -34,6 +34,9 @@ class ArgumentSpec:
 
 @dataclass
 class MethodSpec:
+    """``direct_entry``: the body is also a method's direct way in, ``body(parent, this, caller,
+    caller_engine, *arguments)`` (docs/compiled-modules.md); otherwise only ``body(context)``."""
+
     name: str
     usage: str = "Runtime"  # Runtime | Static | Extension | Action
     scope: str = "Session"  # Session | Public
@@ -41,6 +44,7 @@ class MethodSpec:
     body: Callable | None = None
     meta: tuple = ()
     line: int = 0
+    direct_entry: bool = False
 
 
 @dataclass

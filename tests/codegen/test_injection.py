@@ -20,7 +20,7 @@ HOSTILE = [
     "é\u2028",
 ]
 GENERATED = ("_r", "_ENGINE", "CLASS", "_INSTRUCTIONS", "context", "receiver", "engine", "range", "type", "Exception", "_",
-             "value", "cc", "_variables")
+             "value", "cc", "_variables", "this", "caller", "caller_engine", "int")
 
 
 GENERATED_NAME = re.compile(r"_[A-Za-z]+[0-9]+")
@@ -65,6 +65,12 @@ def test_runtime_attributes_are_only_runtime_exports(tmp_path):
     tree = class_module(klass("__class__", at, method("__init__", at, ir.Return(variable("$", at), at))), "1.3.0")
     attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     assert attributes <= {"engine_for", "ClassSpec", "MethodSpec", "evaluate", "call", "constant", "lazy",
-                          "fast", "variable", "NO_VALUE", "SCALARS", "result", "_data", "get"}
+                          "fast", "variable", "NO_VALUE", "SCALARS", "result", "_data", "get",
+                          # a body's direct way in (fast.enter_slowly and what it checks and builds)
+                          "enter_slowly", "CallContext", "running_parallels", "new_instance", "destroyed",
+                          "real_this", "_parent_context", "quota", "ALWAYS_SMALL", "INLINE_BOUND",
+                          "INLINE_LOWER_BOUND",
+                          # every body turns Python errors into MuranoPL exceptions
+                          "MuranoPlException", "to_murano_exception", "__traceback__"}
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert [alias.name for node in imports for alias in node.names] == ["mplc.runtime"]

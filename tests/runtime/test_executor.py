@@ -134,14 +134,15 @@ def test_child_context_is_what_yaql_builds(linked):
 
 
 def test_call_context_is_what_yaql_builds():
-    """Call contexts share empty function tables: the same attributes yaql's constructor sets,
-    the same lookups, children are plain contexts, and registering a function fails loudly."""
+    """Call contexts share empty function tables and MuranoPL's naming convention: the same
+    attributes yaql's constructor sets, the same lookups, children are plain contexts, and
+    registering a function fails loudly."""
     import yaql
     from yaql.language import contexts
 
-    from mplc.runtime.bridge import CallContext
+    from mplc.runtime.bridge import CONVENTION, CallContext
     from mplc.runtime.executor import call_context_of
-    parent = yaql.create_context().create_child_context()
+    parent = yaql.create_context(convention=CONVENTION).create_child_context()
     ours, theirs = call_context_of(parent, {"$x": 1}), parent.create_child_context()
     theirs["x"] = 1
     assert isinstance(ours, contexts.Context) and type(ours) is CallContext
