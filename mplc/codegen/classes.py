@@ -11,7 +11,7 @@ from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, holds_express
 from mplc.codegen.int_variables import int_bit_bounds, int_variables, normal_variable_name
 from mplc.codegen.statements import DirectArgument, StatementCompiler
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
-from mplc.contracts.compiler import unchanged_types
+from mplc.contracts.compiler import method_chain, unchanged_types
 from mplc.pyast import PyAst
 
 
@@ -168,14 +168,20 @@ def _direct_argument(argument: ir.Argument, validator: ast.expr) -> DirectArgume
     """How the direct way in checks ``argument`` (validator: its ``_contractN`` name or None):
     the compiler's ``unchanged_types`` are what ``passes_unchanged`` marks the validator with."""
     contract = argument.contract
-    unchanged, conditional = frozenset(), False
+    unchanged, conditional, int_predicate = frozenset(), False, None
     if isinstance(contract, ir.ContractExpression):
-        unchanged = unchanged_types(contract.expression.tree)
-        conditional = not unchanged and bool(unchanged_types(contract.expression.tree, numeric_check=True))
+        tree = contract.expression.tree
+        unchanged = unchanged_types(tree)
+        numeric = unchanged_types(tree, numeric_check=True)
+        conditional = not unchanged and bool(numeric)
+        check = method_chain(tree)[-1] if conditional else None
+        if conditional and "int" in numeric and len(check.args) == 1 \
+                and not isinstance(check.args[0], ir.MappingRule):
+            int_predicate = check.args[0]
     again = ast.copy_location(ast.Name(id=validator.id, ctx=ast.Load()) if isinstance(validator, ast.Name)
                               else ast.Constant(value=validator.value), validator)
     accepted_type = next(iter(unchanged)) if len(unchanged) == 1 and "null" not in unchanged else None
-    return DirectArgument(normal_variable_name(argument.name), again, accepted_type, conditional)
+    return DirectArgument(normal_variable_name(argument.name), again, accepted_type, conditional, int_predicate)
 
 
 def _plain_data(value: ir.Value | None) -> bool:

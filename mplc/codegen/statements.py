@@ -22,13 +22,14 @@ class DirectArgument:
     """An argument as a method body's direct way in checks it: its variable key, its contract's
     validator (a name, or None), the one builtin type its values must have when the validator
     passes exactly the values of that type unchanged (else None: the runtime's
-    ``argument_acceptance`` of the validator decides), and whether that acceptance may hold
-    only on a condition."""
+    ``argument_acceptance`` of the validator decides), whether that acceptance may hold only on
+    a condition, and for such a contract ending in ``check(p)`` that passes ints, ``p``."""
 
     key: str
     contract: ast.expr
     accepted_type: str | None
     conditional: bool
+    int_predicate: ir.Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,36 @@ def _child_fields(node_type) -> tuple[str, ...]:
 
 def _names(at: PyAst, names: tuple[str, ...]) -> ast.expr:
     return at.Tuple(elts=[at.Constant(value=name) for name in names], ctx=ast.Load())
+
+
+class _IntArgument:
+    """The locals of an argument's check() predicate inline in a direct way in: ``$`` is the
+    argument's local, an int there; the predicate reads nothing else (``numeric_only``)."""
+
+    int_bounds: dict[str, int] = {}
+
+    def __init__(self, local: str) -> None:
+        self.local = local
+        self.int_keys = frozenset(("$1",))
+
+    def name(self, key: str) -> str:
+        if key != "$1":
+            raise ValueError(f"a numeric predicate reads only $, not {key}")
+        return self.local
+
+    def holds_int(self, local: str) -> bool:
+        return local == self.local
+
+
+class _AsWhen(ast.NodeTransformer):
+    """Predicate code as the runtime calls a numeric twin: no context, the caller's engine."""
+
+    def visit_Name(self, node: ast.Name):
+        if node.id == "context":
+            return ast.copy_location(ast.Constant(value=None), node)
+        if node.id == "engine":
+            return ast.copy_location(ast.Name(id="caller_engine", ctx=node.ctx), node)
+        return node
 
 
 class StatementCompiler:
@@ -137,6 +168,12 @@ class StatementCompiler:
                 turned_away.insert(len(turned_away) - 3, at.Compare(
                     left=value_type, ops=[ast.IsNot()], comparators=[load(at, argument.accepted_type)]))
                 continue
+            predicate = self._int_predicate(name, argument.int_predicate)
+            if predicate is not None:
+                turned_away.insert(len(turned_away) - 3, at.BoolOp(op=ast.Or(), values=[
+                    at.Compare(left=value_type, ops=[ast.IsNot()], comparators=[load(at, "int")]),
+                    at.UnaryOp(op=ast.Not(), operand=predicate)]))
+                continue
             types, when = builder.new_name("T"), builder.new_name("W")
             builder.definitions.append(at.Assign(
                 targets=[at.Tuple(elts=[store(at, types), store(at, when)], ctx=ast.Store())],
@@ -186,6 +223,20 @@ class StatementCompiler:
         function.args.defaults = [at.Constant(value=None) for _ in parameter_names[1:]]
         builder.definitions.append(function)
         return name
+
+    def _int_predicate(self, local: str, predicate: ir.Expr | None) -> ast.expr | None:
+        """A check() predicate inline, for the int in ``local``, as its numeric twin
+        (``ModuleBuilder.numeric_predicate``) computes it when the runtime calls it
+        ``when(value, None, caller_engine)``; None unless the predicate has such a twin."""
+        builder = self.builder
+        if predicate is None or not builder.fast.numeric_only(predicate, boolean=True):
+            return None
+        outer, builder.locals = builder.locals, _IntArgument(local)
+        try:
+            code = builder.expression_code(predicate)
+        finally:
+            builder.locals = outer
+        return _AsWhen().visit(code)
 
     def _converting(self, at: PyAst, body: list[ast.stmt]) -> list[ast.stmt]:
         """``body`` in ``try``: a Python error becomes a MuranoPL exception where it leaves the
