@@ -263,6 +263,7 @@ class ModuleBuilder:
         # memory quota when it was called that way)
         self.direct_entry = False
         self.scalar_when_inline: set[int] = set()  # ids of IfExps whose inline branch is an int or bool
+        self.local_results: set[int] = set()  # ids of IfExps freezing a local's value (``evaluate``)
         self.context_reads: set[str] = set()  # keys of the variables code reads from the context
         self._module_constants: dict[str, ast.expr] = {}
 
@@ -423,8 +424,10 @@ class ModuleBuilder:
             if isinstance(code, ast.Name):  # a local: ``_r.result`` inline for scalars
                 is_scalar = at.Compare(left=at.Call(func=load(at, "type"), args=[code], keywords=[]),
                                        ops=[ast.In()], comparators=[self.module_constant(at, "SCALARS")])
-                return at.IfExp(test=is_scalar, body=load(at, code.id),
-                                orelse=runtime_call(at, "result", load(at, code.id)))
+                value = at.IfExp(test=is_scalar, body=load(at, code.id),
+                                 orelse=runtime_call(at, "result", load(at, code.id)))
+                self.local_results.add(id(value))
+                return value
             return runtime_call(at, "result", code)
         function = self.expression_function(expression.tree)
         arguments = [load(at, function), load(at, "context")]

@@ -257,6 +257,26 @@ class StatementCompiler:
         if not self.builder.direct_entry or isinstance(value, ast.Constant):
             return [at.Return(value=value)]
         builder = self.builder
+        if isinstance(value, ast.IfExp) and id(value) in builder.scalar_when_inline:
+            # the inline value is a bool or an int within the inline bounds: far below any quota
+            value.orelse = at.Call(func=fast_attribute(at, "returned"),
+                                   args=[value.orelse, load(at, "caller"), load(at, "caller_engine")], keywords=[])
+            return [at.Return(value=value)]
+        if isinstance(value, ast.IfExp) and id(value) in builder.local_results:
+            # a local: as it is when an int within the inline bounds or a small scalar
+            local, local_type = value.body, builder.new_name("t")
+            small = at.BoolOp(op=ast.Or(), values=[
+                at.BoolOp(op=ast.And(), values=[
+                    at.Compare(left=at.NamedExpr(target=store(at, local_type), value=at.Call(
+                        func=load(at, "type"), args=[load(at, local.id)], keywords=[])),
+                        ops=[ast.Is()], comparators=[load(at, "int")]),
+                    at.Compare(left=builder.module_constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
+                               comparators=[load(at, local.id), builder.module_constant(at, "INLINE_BOUND")])]),
+                at.Compare(left=load(at, local_type), ops=[ast.In()],
+                           comparators=[builder.module_constant(at, "SMALL_RESULTS")])])
+            returned = at.Call(func=fast_attribute(at, "returned"),
+                               args=[value.orelse, load(at, "caller"), load(at, "caller_engine")], keywords=[])
+            return [at.Return(value=at.IfExp(test=small, body=local, orelse=returned))]
         result, result_type = builder.new_name("t"), builder.new_name("t")
         checked_type = load(at, result_type)
         small = at.BoolOp(op=ast.Or(), values=[
@@ -267,7 +287,7 @@ class StatementCompiler:
                     ops=[ast.Is()], comparators=[load(at, "int")]),
                 at.Compare(left=builder.module_constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
                            comparators=[load(at, result), builder.module_constant(at, "INLINE_BOUND")])]),
-            at.Compare(left=checked_type, ops=[ast.In()], comparators=[builder.module_constant(at, "ALWAYS_SMALL")])])
+            at.Compare(left=checked_type, ops=[ast.In()], comparators=[builder.module_constant(at, "QUOTA_FREE")])])
         quota = at.Call(func=builder.module_constant(at, "quota"), args=[load(at, "caller_engine"), load(at, result)],
                         keywords=[])
         return [at.Assign(targets=[store(at, result)], value=value),

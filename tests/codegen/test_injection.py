@@ -68,7 +68,7 @@ def test_runtime_attributes_are_only_runtime_exports(tmp_path):
                           "fast", "variable", "NO_VALUE", "SCALARS", "result", "_data", "get",
                           # a body's direct way in (fast.enter_slowly and what it checks and builds)
                           "enter_slowly", "CallContext", "running_parallels", "new_instance", "destroyed",
-                          "real_this", "_parent_context", "quota", "ALWAYS_SMALL", "INLINE_BOUND",
+                          "real_this", "_parent_context", "quota", "QUOTA_FREE", "SMALL_RESULTS", "returned", "INLINE_BOUND",
                           "INLINE_LOWER_BOUND",
                           # every body turns Python errors into MuranoPL exceptions
                           "MuranoPlException", "to_murano_exception", "__traceback__"}
