@@ -753,9 +753,11 @@ class MethodCall:
         """How this site calls the plain MuranoPL method yaql's resolution would pick for
         receivers of ``murano_type``: ``direct_entry`` of its body, unless the site leaves
         arguments to Defaults or hands a literal null (whose contract never runs) or the method
-        locks, else its ``DirectCall.call``; None for other methods."""
+        locks, else its ``DirectCall.call``; None for other methods, and when the class imports
+        extension methods: the arguments then see them (yaql evaluates them in the receiver's
+        context)."""
         found = murano_type.find_method(self.name)
-        if len(found) != 1:
+        if len(found) != 1 or murano_type.imports:
             return None
         method = found[0]
         if (method.native is not None or method.usage not in ("Runtime", "Action")
