@@ -319,7 +319,7 @@ def length(value, context, engine):
 def new_object(context, engine, type_name, *properties):
     """``new(Type, name => value, ...)``: murano's ``new`` for a class reference or class name
     (resolved where the code runs, as its ``TypeParameter`` does), properties as keywords."""
-    executor = Executor.current()
+    executor = _ACTIVE_EXECUTORS[-1]
     scope, caller_type = _names_scope_and_type(context)
     if type(type_name) is TypeReference:
         reference = type_name
@@ -341,7 +341,7 @@ class NewObject:
         self.class_name = class_name
 
     def __call__(self, context, engine, *properties):
-        executor = Executor.current()
+        executor = _ACTIVE_EXECUTORS[-1]
         scope, caller_type = _names_scope_and_type(context)
         if type(scope) is MuranoType:
             reference = scope.call_sites.get(self)
@@ -352,23 +352,37 @@ class NewObject:
         return _created(executor, context, engine, scope, caller_type, reference, properties)
 
 
+_ACTIVE_EXECUTORS = Executor._active  # ``Executor.current()`` is its last
+_OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
+
+
 def _created(executor, context, engine, scope, caller_type, reference, properties):
     """The object ``new()`` makes of the class ``reference`` for code running in ``context``
     (of names scope ``scope`` and class ``caller_type``), ``properties`` its (name, value) pairs."""
     parameters = {}
     for name, value in properties:
-        _quota(engine, value)
+        if type(value) is not int or not _MINUS_SMALL < value < _SMALL:
+            _quota(engine, value)
         parameters[name] = value
     created = executor.new_object(reference.type, parameters, context, caller_type)
     if created is None:
         created = functions.instantiate(executor, context.create_child_context(), scope, reference,
                                         parameters)
+    elif type(created) is MuranoObject and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
+        return created
     return _quota(engine, created)
 
 
 def _names_scope_and_type(context):
     """``(context[names scope], context[type])`` as two ``bridge.lookup`` calls find them, in
-    one walk up the context chain."""
+    one walk up the context chain. A method body's own context (a ``CallContext``) holds
+    neither: its parent, the method's context, holds both (``executor.CallPlan``)."""
+    if type(context) is _CALL_CONTEXT:
+        method_data = context._parent_context._data
+        scope = method_data.get(_NAMES_SCOPE_KEY, NO_VALUE)
+        caller_type = method_data.get(_TYPE_KEY, NO_VALUE)
+        if scope is not NO_VALUE and caller_type is not NO_VALUE:
+            return scope, caller_type
     scope = caller_type = NO_VALUE
     layer = context
     while layer is not None:

@@ -8,7 +8,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, part_classes
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):
@@ -486,7 +486,8 @@ class LoadPlan:
     ``.init`` argument (declaration order) where the value comes from."""
 
     __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
-                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes")
+                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes",
+                 "_whole_extensions")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
@@ -516,6 +517,7 @@ class LoadPlan:
         self.caller_views = {}
         self._direct_writes = {}
         self._accepted_writes = {}
+        self._whole_extensions = NO_VALUE
 
     def hierarchy_value_only(self) -> bool:
         """Whether every property of the class and its ancestors is ``value_only``."""
@@ -562,6 +564,11 @@ class LoadPlan:
             if value is NO_VALUE:
                 return None
             values[name] = value
+        extensions = self._whole_extensions
+        if extensions is NO_VALUE:
+            extensions = self._whole_extensions = _shared_native_states(self.murano_type)
+        if extensions is not None:
+            return MuranoObject.built_whole(self.murano_type, values, extensions)
         obj = MuranoObject(self.murano_type, None)
         obj.properties = values
         initialize_whole(obj, executor)
@@ -692,6 +699,22 @@ def initialize_whole(obj, executor):
         if native_class is not None and part.extension is None:
             native_class.construct(part, None, None, executor)
         part.initialized = True
+
+
+def _shared_native_states(murano_type):
+    """Per part of an object of ``murano_type`` (``part_list`` order), the native state
+    ``initialize_whole`` gives it when every object's is the same one (None without a native
+    class, else the native class's ``shared_state``); None when a part needs its own."""
+    states = []
+    for part_type in part_classes(murano_type):
+        native_class = part_type.native_class
+        if native_class is None:
+            states.append(None)
+        elif native_class.constructor is None and native_class.shared_state is not None:
+            states.append(native_class.shared_state)
+        else:
+            return None
+    return tuple(states)
 
 
 def new_directly(executor, murano_type, properties, caller_type):

@@ -557,6 +557,13 @@ def _part_layout(murano_type):
     return murano_type.part_layout
 
 
+def part_classes(murano_type) -> tuple:
+    """The class of every part of an object of ``murano_type``, in ``part_list`` order."""
+    if murano_type.part_layout is None:
+        _part_layout(murano_type)
+    return (murano_type, *murano_type.part_types)
+
+
 _new_object = object.__new__
 _READ_OWN, _READ_CAST = object(), object()  # how get_property reads: the object's value, its cast's
 
@@ -599,6 +606,44 @@ class MuranoObject:
             parts.append(part)
         for position, name, parent_position in murano_type.part_links:
             parts[position].parents[name] = parts[parent_position]
+
+    @staticmethod
+    def built_whole(murano_type, properties, extensions):
+        """A new object of ``murano_type`` (no owner) holding ``properties``, every part built
+        and marked initialised at once, the ``i``-th part in ``part_list`` order given the native
+        state ``extensions[i]``: what ``MuranoObject(murano_type, None)``, its properties set
+        and each part initialised make of it, in one go."""
+        obj = _new_object(MuranoObject)
+        obj.type = murano_type
+        obj._owner = obj.name = obj.metadata = obj.this = None
+        try:
+            obj.object_id = object_id = _ids_ahead.pop()
+        except IndexError:
+            obj.object_id = object_id = generate_id()
+        obj.properties = properties
+        obj.real_this = obj
+        obj.initialized = True
+        obj.destroyed = obj.doomed = False
+        obj.extension = extensions[0]
+        obj.destruction_dependencies = ()
+        parts = [obj]
+        for part_type, extension in zip(murano_type.part_types, extensions[1:]):
+            part = _new_object(MuranoObject)
+            part.type = part_type
+            part._owner = part.name = part.metadata = None
+            part.extension = extension
+            part.object_id = object_id
+            part.properties = {}
+            part.parents = {}
+            part.this = part.real_this = obj
+            part.initialized = True
+            part.destroyed = part.doomed = False
+            part.destruction_dependencies = ()
+            parts.append(part)
+        obj.parents = {}
+        for position, name, parent_position in murano_type.part_links:
+            parts[position].parents[name] = parts[parent_position]
+        return obj
 
     def part_list(self):
         """Every part of the object (``real_this``), itself first, in the order they were built."""
