@@ -252,6 +252,7 @@ class ModuleBuilder:
         self.fast = FastPaths(self, legacy) if fast_paths else None
         self.locals: BodyLocals | None = None
         self.scalar_when_inline: set[int] = set()  # ids of IfExps whose inline branch is an int or bool
+        self.frozen_calls: set[int] = set()  # ids of calls whose value ``result`` leaves as it is
         self.context_reads: set[str] = set()  # keys of the variables code reads from the context
         self._module_constants: dict[str, ast.expr] = {}
 
@@ -405,6 +406,8 @@ class ModuleBuilder:
             code = self.expression_code(expression.tree)
             if self.fast.returns_scalar(expression.tree) or is_int_expression(expression.tree,
                                                                                self.locals.int_keys):
+                return code
+            if id(code) in self.frozen_calls:
                 return code
             if isinstance(code, ast.IfExp) and id(code) in self.scalar_when_inline:
                 code.orelse = runtime_call(at, "result", code.orelse)

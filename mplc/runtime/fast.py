@@ -280,7 +280,8 @@ def selected_where(receiver, where_site, select_site, loop, context, engine, *va
     return loop(_iterable(receiver, engine), context, engine, *values)
 
 
-_KEPT_ITEMS = SCALARS | {MuranoObject}  # what ``finalize`` returns as it is, tuples of them included
+KEPT = SCALARS | {MuranoObject}
+"""What ``finalize`` returns as it is (tuples of them included)."""
 
 
 def collection(value):
@@ -289,7 +290,7 @@ def collection(value):
     walking it twice."""
     if type(value) is tuple:
         for item in value:
-            if type(item) not in _KEPT_ITEMS:
+            if type(item) not in KEPT:
                 return flow.iterate(bridge.result(value))
         return value
     return flow.iterate(bridge.result(value))
@@ -333,7 +334,8 @@ def new_object(context, engine, type_name, *properties):
 class NewObject:
     """``new(Name, name => value, ...)`` with a constant class name at one call site: the class
     the name resolves to is remembered per names scope (kept by the scope's class in its
-    ``call_sites``: another package's class may see another class under the name)."""
+    ``call_sites``: another package's class may see another class under the name). Its value
+    is frozen (an object: ``result`` leaves it as it is)."""
 
     __slots__ = ("class_name",)
 
@@ -370,7 +372,17 @@ def _created(executor, context, engine, scope, caller_type, reference, propertie
                                         parameters)
     elif type(created) is MuranoObject and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
         return created
-    return _quota(engine, created)
+    return _quota(engine, bridge.result(created))
+
+
+def _caller_type(context):
+    """``context[type]``: the class of the code running in ``context``, found in a method
+    body's own context's parent without a walk (``_names_scope_and_type``)."""
+    if type(context) is _CALL_CONTEXT:
+        caller_type = context._parent_context._data.get(_TYPE_KEY, NO_VALUE)
+        if caller_type is not NO_VALUE:
+            return caller_type
+    return _lookup(context, _TYPE_KEY)
 
 
 def _names_scope_and_type(context):
@@ -432,10 +444,16 @@ class PropertyRead:
 
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
-            caller_type = _lookup(context, _TYPE_KEY)
+            caller_type = _caller_type(context)
             own_reads = receiver.type.own_reads
             if own_reads.get(self, NO_VALUE) is caller_type and receiver.this is None:
-                result = receiver.read_value(self.name)
+                try:
+                    result = receiver.properties[self.name]
+                except KeyError:
+                    result = receiver.read_value(self.name)
+                if type(result) is int and _MINUS_SMALL < result < _SMALL or type(result) is tuple \
+                        and len(result) < SHORT:
+                    return result
             else:
                 result = receiver.read_property(self.name, caller_type, context)
                 if receiver.reads_own_value(self.name, caller_type):
