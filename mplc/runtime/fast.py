@@ -418,7 +418,7 @@ def _names_scope_and_type(context):
 def range_of(stop, context, engine):
     """``range(n)``: yaql's one-argument ``range`` (an iterator) for an integer ``n``."""
     if type(stop) is int:
-        return iter(range(_quota(engine, stop)))
+        return iter(range(stop if _MINUS_SMALL < stop < _SMALL else _quota(engine, stop)))
     return _call("range", context, engine, stop)
 
 
@@ -496,13 +496,15 @@ def library_method(context, name) -> bool:
 
 
 _RANGE_ITERATOR = type(iter(range(0)))
+_RANGE_ITERATOR_SIZE = sys.getsizeof(iter(range(0)))  # every range iterator's
 _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.ValuesView: dict.values,
                       collections.abc.ItemsView: dict.items}
 
 
 def _iterable(receiver, engine):
     """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
-    _quota(engine, receiver)
+    if type(receiver) is not _RANGE_ITERATOR or _RANGE_ITERATOR_SIZE > bridge.MEMORY_QUOTAS[engine]:
+        _quota(engine, receiver)
     if _counted_within_limit(receiver, engine):
         return receiver
     return _limit_iterable(_view(receiver), engine)

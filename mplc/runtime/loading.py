@@ -8,7 +8,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, part_classes
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, part_chain
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):
@@ -487,7 +487,7 @@ class LoadPlan:
 
     __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
                  "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes",
-                 "_whole_extensions")
+                 "_whole")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
@@ -517,7 +517,7 @@ class LoadPlan:
         self.caller_views = {}
         self._direct_writes = {}
         self._accepted_writes = {}
-        self._whole_extensions = NO_VALUE
+        self._whole = NO_VALUE
 
     def hierarchy_value_only(self) -> bool:
         """Whether every property of the class and its ancestors is ``value_only``."""
@@ -564,11 +564,11 @@ class LoadPlan:
             if value is NO_VALUE:
                 return None
             values[name] = value
-        extensions = self._whole_extensions
-        if extensions is NO_VALUE:
-            extensions = self._whole_extensions = _shared_native_states(self.murano_type)
-        if extensions is not None:
-            return MuranoObject.built_whole(self.murano_type, values, extensions)
+        whole = self._whole
+        if whole is NO_VALUE:
+            whole = self._whole = _whole_chain(self.murano_type)
+        if whole is not None:
+            return MuranoObject.built_whole(self.murano_type, values, *whole)
         obj = MuranoObject(self.murano_type, None)
         obj.properties = values
         initialize_whole(obj, executor)
@@ -701,12 +701,16 @@ def initialize_whole(obj, executor):
         part.initialized = True
 
 
-def _shared_native_states(murano_type):
-    """Per part of an object of ``murano_type`` (``part_list`` order), the native state
-    ``initialize_whole`` gives it when every object's is the same one (None without a native
-    class, else the native class's ``shared_state``); None when a part needs its own."""
+def _whole_chain(murano_type):
+    """The arguments after the properties of ``MuranoObject.built_whole`` for objects of
+    ``murano_type`` (the native state ``initialize_whole`` gives each part: none without a
+    native class, else the class's ``shared_state``), when its parts form one chain and every
+    object's part states are the same; else None."""
+    chain = part_chain(murano_type)
+    if chain is None:
+        return None
     states = []
-    for part_type in part_classes(murano_type):
+    for part_type in (murano_type, *chain):
         native_class = part_type.native_class
         if native_class is None:
             states.append(None)
@@ -714,7 +718,7 @@ def _shared_native_states(murano_type):
             states.append(native_class.shared_state)
         else:
             return None
-    return tuple(states)
+    return states[0], tuple(zip(chain, states[1:]))
 
 
 def new_directly(executor, murano_type, properties, caller_type):
