@@ -250,6 +250,17 @@ class _LoopsApply(dict):
 _LOOPS_APPLY = _LoopsApply()
 
 
+class _IteratorLimits(dict):
+    """Per engine: its ``yaql.limitIterators`` (options never change)."""
+
+    def __missing__(self, engine) -> int:
+        value = self[engine] = utils.get_max_collection_size(engine)
+        return value
+
+
+_ITERATOR_LIMITS = _IteratorLimits()
+
+
 def selected_result(receiver, site, loop, context, engine, *values):
     """A statement's value ``r.select(f)`` (``site`` the call) as ``result`` freezes it: where
     the site would run yaql's ``select`` with an item function, ``loop`` (generated: ``f``
@@ -503,8 +514,11 @@ _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.Value
 
 def _iterable(receiver, engine):
     """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
-    if type(receiver) is not _RANGE_ITERATOR or _RANGE_ITERATOR_SIZE > bridge.MEMORY_QUOTAS[engine]:
-        _quota(engine, receiver)
+    if type(receiver) is _RANGE_ITERATOR and _RANGE_ITERATOR_SIZE <= bridge.MEMORY_QUOTAS[engine]:
+        limit = _ITERATOR_LIMITS[engine]
+        if limit < 0 or receiver.__length_hint__() <= limit:
+            return receiver
+    _quota(engine, receiver)
     if _counted_within_limit(receiver, engine):
         return receiver
     return _limit_iterable(_view(receiver), engine)
@@ -525,7 +539,7 @@ def _counted_within_limit(receiver, engine) -> bool:
     iterator (whose length hint is its exact length) of at most the iterator limit's items."""
     receiver_type = type(receiver)
     if receiver_type is tuple or receiver_type is list or receiver_type is _RANGE_ITERATOR:
-        limit = utils.get_max_collection_size(engine)
+        limit = _ITERATOR_LIMITS[engine]
         return limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
                              else receiver.__length_hint__()) <= limit
     return False
