@@ -374,7 +374,8 @@ def _created(executor, context, engine, scope, caller_type, reference, propertie
     (of names scope ``scope`` and class ``caller_type``), ``properties`` its (name, value) pairs."""
     parameters = {}
     for name, value in properties:
-        if type(value) is not int or not _MINUS_SMALL < value < _SMALL:
+        if not (type(value) is int and _MINUS_SMALL < value < _SMALL
+                or type(value) is tuple and len(value) < SHORT):
             _quota(engine, value)
         parameters[name] = value
     created = executor.new_object(reference.type, parameters, context, caller_type)

@@ -622,10 +622,7 @@ class MuranoObject:
         obj = _new_object(MuranoObject)
         obj.type = murano_type
         obj._owner = obj.name = obj.metadata = obj.this = None
-        try:
-            obj.object_id = object_id = _ids_ahead.pop()
-        except IndexError:
-            obj.object_id = object_id = generate_id()
+        obj.object_id = object_id = generate_id()
         obj.properties = properties
         obj.real_this = obj
         obj.initialized = True
