@@ -752,9 +752,10 @@ class MethodCall:
 
     def _resolve(self, murano_type):
         """The ``DirectCall.call`` of the plain MuranoPL method yaql's resolution would pick for
-        receivers of ``murano_type``; else None."""
+        receivers of ``murano_type``; else None. None too when the class imports extension
+        methods: the arguments then see them (yaql evaluates them in the receiver's context)."""
         found = murano_type.find_method(self.name)
-        if len(found) != 1:
+        if len(found) != 1 or murano_type.imports:
             return None
         method = found[0]
         if (method.native is not None or method.usage not in ("Runtime", "Action")

@@ -13,7 +13,7 @@ import collections
 
 from yaql.language import utils
 
-from mplc.runtime import errors
+from mplc.runtime import bridge, errors, flow
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 HIDDEN_USAGES = ("Runtime", "Config")
@@ -736,11 +736,9 @@ def _destroy_all_but(executor, alive, at_end=False) -> int:
         obj.doomed = True
     groups = destruction_order(doomed)
     for group in groups:
-        for obj in group:
-            _signal_subscribers(executor, obj)
+        _each(executor, group, _signal_subscribers)
     for group in reversed(groups):
-        for obj in group:
-            _destroy(executor, obj)
+        _each(executor, group, _destroy)
         if not at_end:
             for obj in group:
                 _mark_destroyed(executor, obj)
@@ -748,6 +746,16 @@ def _destroy_all_but(executor, alive, at_end=False) -> int:
         for obj in doomed:
             _mark_destroyed(executor, obj)
     return len(doomed)
+
+
+def _each(executor, group, action):
+    """``action(executor, obj)`` for every object of a destruction group; for several, as green
+    threads, as the reference's parallel_select runs them: other green threads (Parallel
+    branches) run meanwhile."""
+    if len(group) == 1:
+        action(executor, group[0])
+    else:
+        flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
 
 
 def _signal_subscribers(executor, obj):
