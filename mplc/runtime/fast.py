@@ -387,16 +387,6 @@ def _created(executor, context, engine, scope, caller_type, reference, propertie
     return _quota(engine, bridge.result(created))
 
 
-def _caller_type(context):
-    """``context[type]``: the class of the code running in ``context``, found in a method
-    body's own context's parent without a walk (``_names_scope_and_type``)."""
-    if type(context) is _CALL_CONTEXT:
-        caller_type = context._parent_context._data.get(_TYPE_KEY, NO_VALUE)
-        if caller_type is not NO_VALUE:
-            return caller_type
-    return _lookup(context, _TYPE_KEY)
-
-
 def _names_scope_and_type(context):
     """``(context[names scope], context[type])`` as two ``bridge.lookup`` calls find them, in
     one walk up the context chain. A method body's own context (a ``CallContext``) holds
@@ -456,7 +446,9 @@ class PropertyRead:
 
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
-            caller_type = _caller_type(context)
+            # the caller's class: a method body's own context holds none, its parent does
+            caller_type = (type(context) is _CALL_CONTEXT and context._parent_context._data.get(_TYPE_KEY)
+                           or _lookup(context, _TYPE_KEY))
             own_reads = receiver.type.own_reads
             if own_reads.get(self, NO_VALUE) is caller_type and receiver.this is None:
                 try:
