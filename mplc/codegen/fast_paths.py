@@ -320,6 +320,8 @@ class FastPaths:
         else:
             return None
         if self.builder.locals is not None:
+            if name == "new" and isinstance(fast.func, ast.Name):
+                self.builder.frozen_calls.add(id(fast))  # a NewObject site's value is an object
             return fast  # bodies and item functions run with no receiver
         without_receiver = at.Compare(left=load(at, "receiver"), ops=[ast.Is()],
                                       comparators=[fast_attribute(at, "NO_VALUE")])
@@ -405,7 +407,7 @@ class FastPaths:
                            over_range: bool) -> list[ast.stmt]:
         """Statements appending ``code``'s value finalized: a scalar as it is; a ``final_dict``
         display built inline and appended as it is when marked final; anything else as it is
-        when a scalar or a final FrozenDict, else ``finalize``d."""
+        when a scalar, an object or a final FrozenDict, else ``finalize``d."""
         constant = self.builder.module_constant
 
         def appended(value: ast.expr) -> ast.stmt:
@@ -428,7 +430,7 @@ class FastPaths:
             return at.Call(func=load(at, "type"), args=[load(at, value)], keywords=[])
 
         final = at.BoolOp(op=ast.Or(), values=[
-            at.Compare(left=type_of(), ops=[ast.In()], comparators=[constant(at, "SCALARS")]),
+            at.Compare(left=type_of(), ops=[ast.In()], comparators=[constant(at, "KEPT")]),
             at.BoolOp(op=ast.And(), values=[
                 at.Compare(left=type_of(), ops=[ast.Is()], comparators=[constant(at, "FrozenDict")]),
                 at.Call(func=load(at, "getattr"), args=[load(at, value), at.Constant(value=FINAL),

@@ -264,6 +264,7 @@ class ModuleBuilder:
         self.direct_entry = False
         self.scalar_when_inline: set[int] = set()  # ids of IfExps whose inline branch is an int or bool
         self.local_results: set[int] = set()  # ids of IfExps freezing a local's value (``evaluate``)
+        self.frozen_calls: set[int] = set()  # ids of calls whose value ``result`` leaves as it is
         self.context_reads: set[str] = set()  # keys of the variables code reads from the context
         self._module_constants: dict[str, ast.expr] = {}
 
@@ -417,6 +418,8 @@ class ModuleBuilder:
             code = self.expression_code(expression.tree)
             if self.fast.returns_scalar(expression.tree) or is_int_expression(expression.tree,
                                                                                self.locals.int_keys):
+                return code
+            if id(code) in self.frozen_calls:
                 return code
             if isinstance(code, ast.IfExp) and id(code) in self.scalar_when_inline:
                 code.orelse = runtime_call(at, "result", code.orelse)

@@ -298,6 +298,17 @@ class _LoopsApply(dict):
 _LOOPS_APPLY = _LoopsApply()
 
 
+class _IteratorLimits(dict):
+    """Per engine: its ``yaql.limitIterators`` (options never change)."""
+
+    def __missing__(self, engine) -> int:
+        value = self[engine] = utils.get_max_collection_size(engine)
+        return value
+
+
+_ITERATOR_LIMITS = _IteratorLimits()
+
+
 def selected_result(receiver, site, loop, context, engine, *values):
     """A statement's value ``r.select(f)`` (``site`` the call) as ``result`` freezes it: where
     the site would run yaql's ``select`` with an item function, ``loop`` (generated: ``f``
@@ -328,7 +339,8 @@ def selected_where(receiver, where_site, select_site, loop, context, engine, *va
     return loop(_iterable(receiver, engine), context, engine, *values)
 
 
-_KEPT_ITEMS = SCALARS | {MuranoObject}  # what ``finalize`` returns as it is, tuples of them included
+KEPT = SCALARS | {MuranoObject}
+"""What ``finalize`` returns as it is (tuples of them included)."""
 
 
 def collection(value):
@@ -337,7 +349,7 @@ def collection(value):
     walking it twice."""
     if type(value) is tuple:
         for item in value:
-            if type(item) not in _KEPT_ITEMS:
+            if type(item) not in KEPT:
                 return flow.iterate(bridge.result(value))
         return value
     return flow.iterate(bridge.result(value))
@@ -367,7 +379,7 @@ def length(value, context, engine):
 def new_object(context, engine, type_name, *properties):
     """``new(Type, name => value, ...)``: murano's ``new`` for a class reference or class name
     (resolved where the code runs, as its ``TypeParameter`` does), properties as keywords."""
-    executor = Executor.current()
+    executor = _ACTIVE_EXECUTORS[-1]
     scope, caller_type = _names_scope_and_type(context)
     if type(type_name) is TypeReference:
         reference = type_name
@@ -381,7 +393,8 @@ def new_object(context, engine, type_name, *properties):
 class NewObject:
     """``new(Name, name => value, ...)`` with a constant class name at one call site: the class
     the name resolves to is remembered per names scope (kept by the scope's class in its
-    ``call_sites``: another package's class may see another class under the name)."""
+    ``call_sites``: another package's class may see another class under the name). Its value
+    is frozen (an object: ``result`` leaves it as it is)."""
 
     __slots__ = ("class_name",)
 
@@ -389,7 +402,7 @@ class NewObject:
         self.class_name = class_name
 
     def __call__(self, context, engine, *properties):
-        executor = Executor.current()
+        executor = _ACTIVE_EXECUTORS[-1]
         scope, caller_type = _names_scope_and_type(context)
         if type(scope) is MuranoType:
             reference = scope.call_sites.get(self)
@@ -400,23 +413,38 @@ class NewObject:
         return _created(executor, context, engine, scope, caller_type, reference, properties)
 
 
+_ACTIVE_EXECUTORS = Executor._active  # ``Executor.current()`` is its last
+_OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
+
+
 def _created(executor, context, engine, scope, caller_type, reference, properties):
     """The object ``new()`` makes of the class ``reference`` for code running in ``context``
     (of names scope ``scope`` and class ``caller_type``), ``properties`` its (name, value) pairs."""
     parameters = {}
     for name, value in properties:
-        _quota(engine, value)
+        if not (type(value) is int and _MINUS_SMALL < value < _SMALL
+                or type(value) is tuple and len(value) < SHORT):
+            _quota(engine, value)
         parameters[name] = value
     created = executor.new_object(reference.type, parameters, context, caller_type)
     if created is None:
         created = functions.instantiate(executor, context.create_child_context(), scope, reference,
                                         parameters)
-    return _quota(engine, created)
+    elif type(created) is MuranoObject and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
+        return created
+    return _quota(engine, bridge.result(created))
 
 
 def _names_scope_and_type(context):
     """``(context[names scope], context[type])`` as two ``bridge.lookup`` calls find them, in
-    one walk up the context chain."""
+    one walk up the context chain. A method body's own context (a ``CallContext``) holds
+    neither: its parent, the method's context, holds both (``executor.CallPlan``)."""
+    if type(context) is _CALL_CONTEXT:
+        method_data = context._parent_context._data
+        scope = method_data.get(_NAMES_SCOPE_KEY, NO_VALUE)
+        caller_type = method_data.get(_TYPE_KEY, NO_VALUE)
+        if scope is not NO_VALUE and caller_type is not NO_VALUE:
+            return scope, caller_type
     scope = caller_type = NO_VALUE
     layer = context
     while layer is not None:
@@ -440,7 +468,7 @@ def _names_scope_and_type(context):
 def range_of(stop, context, engine):
     """``range(n)``: yaql's one-argument ``range`` (an iterator) for an integer ``n``."""
     if type(stop) is int:
-        return iter(range(_quota(engine, stop)))
+        return iter(range(stop if _MINUS_SMALL < stop < _SMALL else _quota(engine, stop)))
     return _call("range", context, engine, stop)
 
 
@@ -466,10 +494,18 @@ class PropertyRead:
 
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
-            caller_type = _lookup(context, _TYPE_KEY)
+            # the caller's class: a method body's own context holds none, its parent does
+            caller_type = (type(context) is _CALL_CONTEXT and context._parent_context._data.get(_TYPE_KEY)
+                           or _lookup(context, _TYPE_KEY))
             own_reads = receiver.type.own_reads
             if own_reads.get(self, NO_VALUE) is caller_type and receiver.this is None:
-                result = receiver.read_value(self.name)
+                try:
+                    result = receiver.properties[self.name]
+                except KeyError:
+                    result = receiver.read_value(self.name)
+                if type(result) is int and _MINUS_SMALL < result < _SMALL or type(result) is tuple \
+                        and len(result) < SHORT:
+                    return result
             else:
                 result = receiver.read_property(self.name, caller_type, context)
                 if receiver.reads_own_value(self.name, caller_type):
@@ -512,12 +548,17 @@ def library_method(context, name) -> bool:
 
 
 _RANGE_ITERATOR = type(iter(range(0)))
+_RANGE_ITERATOR_SIZE = sys.getsizeof(iter(range(0)))  # every range iterator's
 _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.ValuesView: dict.values,
                       collections.abc.ItemsView: dict.items}
 
 
 def _iterable(receiver, engine):
     """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
+    if type(receiver) is _RANGE_ITERATOR and _RANGE_ITERATOR_SIZE <= bridge.MEMORY_QUOTAS[engine]:
+        limit = _ITERATOR_LIMITS[engine]
+        if limit < 0 or receiver.__length_hint__() <= limit:
+            return receiver
     _quota(engine, receiver)
     if _counted_within_limit(receiver, engine):
         return receiver
@@ -539,7 +580,7 @@ def _counted_within_limit(receiver, engine) -> bool:
     iterator (whose length hint is its exact length) of at most the iterator limit's items."""
     receiver_type = type(receiver)
     if receiver_type is tuple or receiver_type is list or receiver_type is _RANGE_ITERATOR:
-        limit = utils.get_max_collection_size(engine)
+        limit = _ITERATOR_LIMITS[engine]
         return limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
                              else receiver.__length_hint__()) <= limit
     return False

@@ -8,7 +8,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, part_chain
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):
@@ -486,7 +486,8 @@ class LoadPlan:
     ``.init`` argument (declaration order) where the value comes from."""
 
     __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
-                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes")
+                 "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes",
+                 "_whole")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
@@ -516,6 +517,7 @@ class LoadPlan:
         self.caller_views = {}
         self._direct_writes = {}
         self._accepted_writes = {}
+        self._whole = NO_VALUE
 
     def hierarchy_value_only(self) -> bool:
         """Whether every property of the class and its ancestors is ``value_only``."""
@@ -562,6 +564,11 @@ class LoadPlan:
             if value is NO_VALUE:
                 return None
             values[name] = value
+        whole = self._whole
+        if whole is NO_VALUE:
+            whole = self._whole = _whole_chain(self.murano_type)
+        if whole is not None:
+            return MuranoObject.built_whole(self.murano_type, values, *whole)
         obj = MuranoObject(self.murano_type, None)
         obj.properties = values
         initialize_whole(obj, executor)
@@ -692,6 +699,26 @@ def initialize_whole(obj, executor):
         if native_class is not None and part.extension is None:
             native_class.construct(part, None, None, executor)
         part.initialized = True
+
+
+def _whole_chain(murano_type):
+    """The arguments after the properties of ``MuranoObject.built_whole`` for objects of
+    ``murano_type`` (the native state ``initialize_whole`` gives each part: none without a
+    native class, else the class's ``shared_state``), when its parts form one chain and every
+    object's part states are the same; else None."""
+    chain = part_chain(murano_type)
+    if chain is None:
+        return None
+    states = []
+    for part_type in (murano_type, *chain):
+        native_class = part_type.native_class
+        if native_class is None:
+            states.append(None)
+        elif native_class.constructor is None and native_class.shared_state is not None:
+            states.append(native_class.shared_state)
+        else:
+            return None
+    return states[0], tuple(zip(chain, states[1:]))
 
 
 def new_directly(executor, murano_type, properties, caller_type):

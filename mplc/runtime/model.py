@@ -30,8 +30,7 @@ def generate_id() -> str:
         random = bytearray(os.urandom(_UUID_SIZE * _IDS_PER_DRAW))
         random[6::_UUID_SIZE] = random[6::_UUID_SIZE].translate(_UUID4_VERSION_BYTE)
         random[8::_UUID_SIZE] = random[8::_UUID_SIZE].translate(_UUID4_VARIANT_BYTE)
-        digits = random.hex()
-        _ids_ahead.extend(digits[start:start + 2 * _UUID_SIZE] for start in range(0, len(digits), 2 * _UUID_SIZE))
+        _ids_ahead.extend(random.hex(" ", _UUID_SIZE).split())
         return _ids_ahead.pop()
 
 
@@ -572,6 +571,19 @@ def _part_layout(murano_type):
     return murano_type.part_layout
 
 
+def part_chain(murano_type):
+    """The classes of the parts of an object of ``murano_type`` after its own, in
+    ``part_list`` order, when each part's one parent is the next part (no class has two
+    parents); else None."""
+    if murano_type.part_layout is None:
+        _part_layout(murano_type)
+    links = murano_type.part_links
+    if len(links) != len(murano_type.part_types) or any(
+            position != parent_position - 1 for position, _, parent_position in links):
+        return None
+    return murano_type.part_types
+
+
 _new_object = object.__new__
 _READ_OWN, _READ_CAST = object(), object()  # how get_property reads: the object's value, its cast's
 
@@ -614,6 +626,40 @@ class MuranoObject:
             parts.append(part)
         for position, name, parent_position in murano_type.part_links:
             parts[position].parents[name] = parts[parent_position]
+
+    @staticmethod
+    def built_whole(murano_type, properties, extension, chain):
+        """A new object of ``murano_type`` (no owner) holding ``properties``, every part built
+        and marked initialised at once: what ``MuranoObject(murano_type, None)``, its properties
+        set and each part initialised make of it, for a class whose parts form one chain
+        (``part_chain``). ``extension``: the object's native state; ``chain``: per part after
+        the object's own, in order, (its class, its native state)."""
+        obj = _new_object(MuranoObject)
+        obj.type = murano_type
+        obj._owner = obj.name = obj.metadata = obj.this = None
+        obj.object_id = object_id = generate_id()
+        obj.properties = properties
+        obj.real_this = obj
+        obj.initialized = True
+        obj.destroyed = obj.doomed = False
+        obj.extension = extension
+        obj.destruction_dependencies = ()
+        child = obj
+        for part_type, extension in chain:
+            part = _new_object(MuranoObject)
+            part.type = part_type
+            part._owner = part.name = part.metadata = None
+            part.extension = extension
+            part.object_id = object_id
+            part.properties = {}
+            part.this = part.real_this = obj
+            part.initialized = True
+            part.destroyed = part.doomed = False
+            part.destruction_dependencies = ()
+            child.parents = {part_type.name: part}
+            child = part
+        child.parents = {}
+        return obj
 
     def part_list(self):
         """Every part of the object (``real_this``), itself first, in the order they were built."""
