@@ -439,7 +439,7 @@ def _names_scope_and_type(context):
     """``(context[names scope], context[type])`` as two ``bridge.lookup`` calls find them, in
     one walk up the context chain. A method body's own context (a ``CallContext``) holds
     neither: its parent, the method's context, holds both (``executor.CallPlan``)."""
-    if type(context) is _CALL_CONTEXT:
+    if type(context) is CallContext:
         method_data = context._parent_context._data
         scope = method_data.get(_NAMES_SCOPE_KEY, NO_VALUE)
         caller_type = method_data.get(_TYPE_KEY, NO_VALUE)
@@ -495,7 +495,7 @@ class PropertyRead:
     def __call__(self, receiver, context, engine):
         if type(receiver) is MuranoObject:
             # the caller's class: a method body's own context holds none, its parent does
-            caller_type = (type(context) is _CALL_CONTEXT and context._parent_context._data.get(_TYPE_KEY)
+            caller_type = (type(context) is CallContext and context._parent_context._data.get(_TYPE_KEY)
                            or _lookup(context, _TYPE_KEY))
             own_reads = receiver.type.own_reads
             if own_reads.get(self, NO_VALUE) is caller_type and receiver.this is None:
