@@ -117,8 +117,8 @@ class StatementCompiler:
         paths its variables are Python locals (``BodyLocals``; ``int_keys`` those that always
         hold an int, ``int_bounds`` the bit bounds of the small ones) and its expressions inline;
         given ``direct_arguments`` (in order) it is also the method's direct way in
-        (``_direct_entry``). A body turns Python errors into
-        MuranoPL exceptions itself (``_converting``)."""
+        (``_direct_entry``). A body turns Python errors into MuranoPL exceptions itself
+        (``_converting``)."""
         at = PyAst(pos)
         if self.builder.fast is None:
             return self.builder.define_function(at, "body", ("context",),
@@ -148,54 +148,20 @@ class StatementCompiler:
         called ``body(context)`` it runs in that call context as any body; called by a call site
         (``fast.MethodCall``) as ``body(parent, this, caller, caller_engine, *arguments)``, with
         ``parent`` the method's context (``CallPlan.parent``), it does what ``DirectCall`` would
-        in its own frame: hands the call to ``_r.fast.enter_slowly`` unless every argument is one
-        its contract passes unchanged, ``this`` is not destroyed and ``caller`` is a method body's
-        call context that allows no property writes with no Parallel running; else builds the
-        call context (``this.real_this`` as ``$this`` and ``$``, the arguments) and runs."""
+        in its own frame: hands the call to ``_r.fast.enter_slowly`` unless ``_turned_away``
+        finds nothing, else builds the call context (``this.real_this`` as ``$this`` and ``$``,
+        the arguments) and runs."""
         builder = self.builder
         names = [body_locals.name(argument.key) for argument in arguments]
-        caller_engine = load(at, "caller_engine")
-        turned_away = [
-            at.Attribute(value=load(at, "this"), attr="destroyed", ctx=ast.Load()),
-            at.Compare(left=at.Call(func=load(at, "type"), args=[load(at, "caller")], keywords=[]),
-                       ops=[ast.IsNot()], comparators=[builder.module_constant(at, "CallContext")]),
-            builder.module_constant(at, "running_parallels"),
-        ]
-        for name, argument in zip(names, arguments):
-            value = load(at, name)
-            value_type = at.Call(func=load(at, "type"), args=[value], keywords=[])
-            if argument.accepted_type is not None:
-                turned_away.insert(len(turned_away) - 3, at.Compare(
-                    left=value_type, ops=[ast.IsNot()], comparators=[load(at, argument.accepted_type)]))
-                continue
-            predicate = self._int_predicate(name, argument.int_predicate)
-            if predicate is not None:
-                turned_away.insert(len(turned_away) - 3, at.BoolOp(op=ast.Or(), values=[
-                    at.Compare(left=value_type, ops=[ast.IsNot()], comparators=[load(at, "int")]),
-                    at.UnaryOp(op=ast.Not(), operand=predicate)]))
-                continue
-            types, when = builder.new_name("T"), builder.new_name("W")
-            builder.definitions.append(at.Assign(
-                targets=[at.Tuple(elts=[store(at, types), store(at, when)], ctx=ast.Store())],
-                value=at.Call(func=fast_attribute(at, "argument_acceptance"), args=[argument.contract],
-                              keywords=[])))
-            accepted = at.Compare(left=value_type, ops=[ast.NotIn()], comparators=[load(at, types)])
-            if argument.conditional:
-                accepted = at.BoolOp(op=ast.Or(), values=[accepted, at.BoolOp(op=ast.And(), values=[
-                    at.Compare(left=load(at, when), ops=[ast.IsNot()], comparators=[at.Constant(value=None)]),
-                    at.UnaryOp(op=ast.Not(), operand=at.Call(
-                        func=load(at, when), args=[value, at.Constant(value=None), caller_engine],
-                        keywords=[]))])])
-            turned_away.insert(len(turned_away) - 3, accepted)
         slowly = at.Call(func=fast_attribute(at, "enter_slowly"),
-                         args=[load(at, "context"), load(at, "this"), load(at, "caller"), caller_engine,
+                         args=[load(at, "context"), load(at, "this"), load(at, "caller"), load(at, "caller_engine"),
                                *(load(at, name) for name in names)], keywords=[])
         call_context = builder.new_name("t")
         variables = at.Dict(keys=[at.Constant(value="$this"), at.Constant(value="$1"),
                                   *(at.Constant(value=argument.key) for argument in arguments)],
                             values=[load(at, "this"), load(at, "this"), *(load(at, name) for name in names)])
         direct = [
-            at.If(test=at.BoolOp(op=ast.Or(), values=turned_away), body=[at.Return(value=slowly)], orelse=[]),
+            at.If(test=self._turned_away(at, names, arguments), body=[at.Return(value=slowly)], orelse=[]),
             at.Assign(targets=[store(at, "this")],
                       value=at.Attribute(value=load(at, "this"), attr="real_this", ctx=ast.Load())),
             at.Assign(targets=[store(at, VARIABLES)], value=variables),
@@ -223,6 +189,52 @@ class StatementCompiler:
         function.args.defaults = [at.Constant(value=None) for _ in parameter_names[1:]]
         builder.definitions.append(function)
         return name
+
+    def _turned_away(self, at: PyAst, names: list[str], arguments: tuple[DirectArgument, ...]) -> ast.expr:
+        """What sends a direct call to ``DirectCall``: an argument its contract must see (its
+        type is not one the validator passes unchanged, or the condition of such a value fails),
+        a destroyed receiver, a caller that is no method body's ``CallContext`` (a lambda's
+        context, or a ``WritingCallContext``: code allowed to write what only initialization
+        writes), a running Parallel."""
+        builder = self.builder
+        tests = []
+        for name, argument in zip(names, arguments):
+            value = load(at, name)
+            value_type = at.Call(func=load(at, "type"), args=[value], keywords=[])
+            if argument.accepted_type is not None:
+                tests.append(at.Compare(left=value_type, ops=[ast.IsNot()],
+                                        comparators=[load(at, argument.accepted_type)]))
+                continue
+            predicate = self._int_predicate(name, argument.int_predicate)
+            if predicate is not None:
+                tests.append(at.BoolOp(op=ast.Or(), values=[
+                    at.Compare(left=value_type, ops=[ast.IsNot()], comparators=[load(at, "int")]),
+                    at.UnaryOp(op=ast.Not(), operand=predicate)]))
+                continue
+            acceptance = at.Call(func=fast_attribute(at, "argument_acceptance"), args=[argument.contract],
+                                 keywords=[])
+            if not argument.conditional:
+                types = builder.define(at, "T", at.Subscript(value=acceptance, slice=at.Constant(value=0),
+                                                             ctx=ast.Load()))
+                tests.append(at.Compare(left=value_type, ops=[ast.NotIn()], comparators=[types]))
+                continue
+            types, when = builder.new_name("T"), builder.new_name("W")
+            builder.definitions.append(at.Assign(
+                targets=[at.Tuple(elts=[store(at, types), store(at, when)], ctx=ast.Store())], value=acceptance))
+            tests.append(at.BoolOp(op=ast.Or(), values=[
+                at.Compare(left=value_type, ops=[ast.NotIn()], comparators=[load(at, types)]),
+                at.BoolOp(op=ast.And(), values=[
+                    at.Compare(left=load(at, when), ops=[ast.IsNot()], comparators=[at.Constant(value=None)]),
+                    at.UnaryOp(op=ast.Not(), operand=at.Call(
+                        func=load(at, when), args=[value, at.Constant(value=None), load(at, "caller_engine")],
+                        keywords=[]))])]))
+        tests += [
+            at.Attribute(value=load(at, "this"), attr="destroyed", ctx=ast.Load()),
+            at.Compare(left=at.Call(func=load(at, "type"), args=[load(at, "caller")], keywords=[]),
+                       ops=[ast.IsNot()], comparators=[builder.module_constant(at, "CallContext")]),
+            builder.module_constant(at, "running_parallels"),
+        ]
+        return at.BoolOp(op=ast.Or(), values=tests)
 
     def _int_predicate(self, local: str, predicate: ir.Expr | None) -> ast.expr | None:
         """A check() predicate inline, for the int in ``local``, as its numeric twin
@@ -252,46 +264,47 @@ class StatementCompiler:
                 cause=at.Constant(value=None))])], orelse=[], finalbody=[])]
 
     def _returned(self, at: PyAst, value: ast.expr) -> list[ast.stmt]:
-        """``return value``; in a direct way in, the value passes the caller's memory quota
-        (``_r.fast.quota``) when a call site called it, as ``DirectCall`` applies it."""
+        """``return value``; in a direct way in, the value passes the caller's memory quota when
+        a call site called it, as ``DirectCall`` applies it: values no quota refuses go back as
+        they are (``_small``), others through ``_r.fast.returned``/``quota``."""
         if not self.builder.direct_entry or isinstance(value, ast.Constant):
             return [at.Return(value=value)]
         builder = self.builder
+        caller, caller_engine = load(at, "caller"), load(at, "caller_engine")
         if isinstance(value, ast.IfExp) and id(value) in builder.scalar_when_inline:
             # the inline value is a bool or an int within the inline bounds: far below any quota
-            value.orelse = at.Call(func=fast_attribute(at, "returned"),
-                                   args=[value.orelse, load(at, "caller"), load(at, "caller_engine")], keywords=[])
+            value.orelse = at.Call(func=fast_attribute(at, "returned"), args=[value.orelse, caller, caller_engine],
+                                   keywords=[])
             return [at.Return(value=value)]
         if isinstance(value, ast.IfExp) and id(value) in builder.local_results:
-            # a local: as it is when an int within the inline bounds or a small scalar
-            local, local_type = value.body, builder.new_name("t")
-            small = at.BoolOp(op=ast.Or(), values=[
-                at.BoolOp(op=ast.And(), values=[
-                    at.Compare(left=at.NamedExpr(target=store(at, local_type), value=at.Call(
-                        func=load(at, "type"), args=[load(at, local.id)], keywords=[])),
-                        ops=[ast.Is()], comparators=[load(at, "int")]),
-                    at.Compare(left=builder.module_constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
-                               comparators=[load(at, local.id), builder.module_constant(at, "INLINE_BOUND")])]),
-                at.Compare(left=load(at, local_type), ops=[ast.In()],
-                           comparators=[builder.module_constant(at, "SMALL_RESULTS")])])
-            returned = at.Call(func=fast_attribute(at, "returned"),
-                               args=[value.orelse, load(at, "caller"), load(at, "caller_engine")], keywords=[])
-            return [at.Return(value=at.IfExp(test=small, body=local, orelse=returned))]
-        result, result_type = builder.new_name("t"), builder.new_name("t")
-        checked_type = load(at, result_type)
+            # a local, unless it needs freezing or a quota test
+            local = value.body.id
+            returned = at.Call(func=fast_attribute(at, "returned"), args=[value.orelse, caller, caller_engine],
+                               keywords=[])
+            return [at.Return(value=at.IfExp(test=self._small(at, local, "SMALL_RESULTS"), body=load(at, local),
+                                             orelse=returned))]
+        result = builder.new_name("t")
         small = at.BoolOp(op=ast.Or(), values=[
-            at.Compare(left=load(at, "caller"), ops=[ast.Is()], comparators=[at.Constant(value=None)]),
-            at.BoolOp(op=ast.And(), values=[
-                at.Compare(left=at.NamedExpr(target=store(at, result_type), value=at.Call(
-                    func=load(at, "type"), args=[load(at, result)], keywords=[])),
-                    ops=[ast.Is()], comparators=[load(at, "int")]),
-                at.Compare(left=builder.module_constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
-                           comparators=[load(at, result), builder.module_constant(at, "INLINE_BOUND")])]),
-            at.Compare(left=checked_type, ops=[ast.In()], comparators=[builder.module_constant(at, "QUOTA_FREE")])])
-        quota = at.Call(func=builder.module_constant(at, "quota"), args=[load(at, "caller_engine"), load(at, result)],
+            at.Compare(left=caller, ops=[ast.Is()], comparators=[at.Constant(value=None)]),
+            self._small(at, result, "QUOTA_FREE")])
+        quota = at.Call(func=builder.module_constant(at, "quota"), args=[caller_engine, load(at, result)],
                         keywords=[])
         return [at.Assign(targets=[store(at, result)], value=value),
                 at.Return(value=at.IfExp(test=small, body=load(at, result), orelse=quota))]
+
+    def _small(self, at: PyAst, name: str, small_types: str) -> ast.expr:
+        """``(_tN := type(name)) is int and L < name < C or _tN in _r.fast.<small_types>``."""
+        builder = self.builder
+        value_type = builder.new_name("t")
+        return at.BoolOp(op=ast.Or(), values=[
+            at.BoolOp(op=ast.And(), values=[
+                at.Compare(left=at.NamedExpr(target=store(at, value_type), value=at.Call(
+                    func=load(at, "type"), args=[load(at, name)], keywords=[])),
+                    ops=[ast.Is()], comparators=[load(at, "int")]),
+                at.Compare(left=builder.module_constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
+                           comparators=[load(at, name), builder.module_constant(at, "INLINE_BOUND")])]),
+            at.Compare(left=load(at, value_type), ops=[ast.In()],
+                       comparators=[builder.module_constant(at, small_types)])])
 
     def _write_variable(self, at: PyAst, name: str, value: ast.expr) -> ast.stmt:
         """``$name = value`` for For and Catch As: a local and the variable scope, or the context."""
