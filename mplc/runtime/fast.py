@@ -34,20 +34,6 @@ _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 _SMALL = bridge.SMALL_INT
 _quota = bridge.quota
-running_parallels = flow.running_parallels
-
-
-SMALL_RESULTS = frozenset((bool, float, type(None), MuranoObject))
-"""Values a Return hands back as they are: ``result`` keeps them, and any memory quota admits
-them whatever their value."""
-QUOTA_FREE = ALWAYS_SMALL | {MuranoObject}
-"""Frozen values any memory quota admits (an object's shallow size is a few words)."""
-
-
-def returned(value, caller, engine):
-    """A Return's value: within ``engine``'s memory quota when a call site called the body
-    directly (``caller`` set), as ``DirectCall`` applies it."""
-    return value if caller is None else quota(engine, value)
 _MINUS_SMALL = bridge.MINUS_SMALL_INT
 INLINE_BOUND = _SMALL
 """Inline integer arithmetic in bodies keeps results strictly within this bound (else the helper)."""
