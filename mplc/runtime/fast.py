@@ -35,9 +35,12 @@ _SEQUENCES = (list, tuple)
 _SMALL = bridge.SMALL_INT
 _quota = bridge.quota
 _MINUS_SMALL = bridge.MINUS_SMALL_INT
-INLINE_BOUND = _SMALL
-"""Inline integer arithmetic in bodies keeps results strictly within this bound (else the helper)."""
-INLINE_LOWER_BOUND = _MINUS_SMALL
+INLINE_BOUND = (1 << 30) - 1
+"""Inline integer arithmetic in bodies keeps results strictly within this bound (else the
+helper, which gives the same int). CPython compares ints of one 30-bit digit without a call
+(``COMPARE_OP_INT_JUMP``): the bound is the largest such int, so the tests themselves stay
+cheap, and everything within it is far below any memory quota (``bridge.SMALL_INT``)."""
+INLINE_LOWER_BOUND = -INLINE_BOUND
 
 
 def _call(name, context, engine, *values):
