@@ -574,6 +574,23 @@ class LoadPlan:
         initialize_whole(obj, executor)
         return obj
 
+    def accepted_new(self, reference, caller_type, names):
+        """An ``AcceptedNew`` for ``new()`` of the class (``reference``) by code of
+        ``caller_type`` giving properties ``names`` (in order), when ``new_accepted`` applies
+        and builds the object whole; else None."""
+        try:
+            writes = self._accepted_writes[caller_type]
+        except KeyError:
+            writes = self._accepted_writes[caller_type] = self._writes_without_code(caller_type)
+        whole = self._whole
+        if whole is NO_VALUE:
+            whole = self._whole = _whole_chain(self.murano_type)
+        if writes is None or whole is None:
+            return None
+        positions = {name: position for position, name in enumerate(names)}
+        sources = tuple((prop.name, prop, positions.get(prop.name, -1)) for prop in writes)
+        return AcceptedNew(reference, caller_type, sources, *whole)
+
     def _writes_without_code(self, caller_type):
         """The properties ``direct_writes`` writes, in order, when every class of the hierarchy
         is ``value_only``; else None."""
@@ -581,6 +598,43 @@ class LoadPlan:
         if groups is None or not self.hierarchy_value_only():
             return None
         return tuple(prop for _, writes in groups for prop in writes)
+
+
+class AcceptedNew:
+    """``new()`` of one class by code of one class at one call site (the property names it
+    gives, in order): ``LoadPlan.new_accepted`` with where each property's value comes from
+    worked out once. ``sources``: per property written, in order, (name, ``MuranoProperty``,
+    position of its value among the site's, or -1 for its Default)."""
+
+    __slots__ = ("reference", "caller_type", "sources", "extension", "chain")
+
+    def __init__(self, reference, caller_type, sources, extension, chain):
+        self.reference = reference
+        self.caller_type = caller_type
+        self.sources = sources
+        self.extension = extension
+        self.chain = chain
+
+    def __call__(self, executor, properties):
+        """The new object, registered with ``executor``, from the site's (name, value) pairs;
+        None when a load or dry run is under way, Config files are set, or a value is not
+        known to pass its contract."""
+        if executor.loading is not None or executor.class_configs is not None or executor.dry_run:
+            return None
+        values = {}
+        for name, prop, position in self.sources:
+            if position < 0:
+                value = prop.checked_default
+            else:
+                value = properties[position][1]
+                if type(value) not in prop.accepted_types:
+                    value = prop.accepted_value(value)
+            if value is NO_VALUE:
+                return None
+            values[name] = value
+        created = MuranoObject.built_whole(self.reference.type, values, self.extension, self.chain)
+        executor.objects[created.object_id] = created
+        return created
 
 
 class _NotDirect(Exception):
