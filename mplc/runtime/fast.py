@@ -416,9 +416,22 @@ class NewObject:
                         if not (type(value) is int and _MINUS_SMALL < value < _SMALL
                                 or type(value) is tuple and len(value) < SHORT):
                             _quota(engine, value)
-                    created = site(executor, properties)
-                    if created is not None:
-                        return created
+                    if executor.loading is None and executor.class_configs is None and not executor.dry_run:
+                        values = {}
+                        for name, prop, position in site.sources:
+                            if position < 0:
+                                value = prop.checked_default
+                            else:
+                                value = properties[position][1]
+                                if type(value) not in prop.accepted_types:
+                                    value = prop.accepted_value(value)
+                            if value is NO_VALUE:
+                                break
+                            values[name] = value
+                        else:
+                            created = _built_whole(site.murano_type, values, site.extension, site.chain)
+                            executor.objects[created.object_id] = created
+                            return created
         scope, caller_type = _names_scope_and_type(context)
         if type(scope) is MuranoType:
             site = scope.call_sites.get(self)
@@ -434,6 +447,7 @@ class NewObject:
 
 _ACTIVE_EXECUTORS = Executor._active  # ``Executor.current()`` is its last
 _OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
+_built_whole = MuranoObject.built_whole
 
 
 def _created(executor, context, engine, scope, caller_type, reference, properties):
