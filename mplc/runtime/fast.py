@@ -429,7 +429,7 @@ class NewObject:
                                 break
                             values[name] = value
                         else:
-                            created = _built_whole(site.murano_type, values, site.extension, site.chain)
+                            created = _built_whole(site.murano_type, values, site.extension)
                             executor.objects[created.object_id] = created
                             return created
         scope, caller_type = _names_scope_and_type(context)
