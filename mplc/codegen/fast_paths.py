@@ -58,6 +58,12 @@ REJECTED_LITERALS = {
 BOOLEAN_OPERATORS = {"#operator_and": ast.And, "#operator_or": ast.Or}
 
 
+def _is_this(tree: ir.Expr) -> bool:
+    while isinstance(tree, ir.Wrap):
+        tree = tree.expr
+    return isinstance(tree, ir.GetContextValue) and normal_variable_name(tree.name) == "$this"
+
+
 def _triple_call(at: PyAst, function: ast.expr, *operands: ast.expr) -> ast.expr:
     return at.Call(func=function, args=[*operands, load(at, "context"), load(at, "engine")],
                    keywords=[])
@@ -631,7 +637,8 @@ class FastPaths:
         path (the site's lazy arguments read the variable scope).
         In an item function (``item_callable``) the direct call gets the lambda's parent context
         (it reads no ``$`` from it), and the site runs in the item's own context otherwise:
-        ``_r.fast.per_item_call(_MN, r, item, context, engine)``."""
+        ``_r.fast.per_item_call(_MN, r, item, context, engine)``. In an instance method's body
+        (one with a direct way in) ``$this`` is always an object: its type goes untested."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         direct = self.builder.new_name("d")
         is_object = at.Compare(
@@ -641,8 +648,9 @@ class FastPaths:
                                   attr="call_sites", ctx=ast.Load())
         resolve = at.NamedExpr(target=store(at, direct), value=at.Call(
             func=at.Attribute(value=call_sites, attr="get", ctx=ast.Load()), args=[site], keywords=[]))
-        test = at.BoolOp(op=ast.And(), values=[
-            is_object, at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])])
+        test = at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])
+        if not (self.builder.direct_entry and _is_this(receiver) and first is again):
+            test = at.BoolOp(op=ast.And(), values=[is_object, test])
         values = [self.builder.expression_code(arg) for arg in args]
         call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"), *values],
                        keywords=[])

@@ -214,9 +214,11 @@ def is_object(value):
 @specs.inject("op_dot", yaqltypes.Delegate("#operator_.", with_context=True))
 @specs.inject("base", yaqltypes.Super(with_context=True))
 def call_func(context, op_dot, base, name, args, kwargs, receiver=utils.NO_VALUE):
+    """The method gets the values themselves, as in the reference: a null among them meets its
+    contract (only a literal null written at a call site skips it)."""
     if isinstance(receiver, (MuranoObject, TypeReference)):
-        arguments = tuple(bridge.constant(a) for a in args) + tuple(
-            expressions.MappingRuleExpression(expressions.KeywordConstant(k), bridge.constant(v))
+        arguments = tuple(args) + tuple(
+            expressions.MappingRuleExpression(expressions.KeywordConstant(k), v)
             for k, v in utils.filter_parameters_dict(kwargs).items())
         return op_dot(context, receiver, expressions.Function(name, *arguments))
     return base(context, name, args, kwargs, receiver)
