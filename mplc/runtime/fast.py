@@ -19,6 +19,7 @@ from yaql.language import contexts, exceptions as yaql_exceptions, expressions, 
 
 from mplc.runtime import bridge, errors, flow, functions
 from mplc.runtime.executor import DirectCall, Executor, child_context
+from mplc.runtime.loading import AcceptedNew, load_plan
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
@@ -382,7 +383,8 @@ def new_object(context, engine, type_name, *properties):
 class NewObject:
     """``new(Name, name => value, ...)`` with a constant class name at one call site: the class
     the name resolves to is remembered per names scope (kept by the scope's class in its
-    ``call_sites``: another package's class may see another class under the name). Its value
+    ``call_sites``: another package's class may see another class under the name), as an
+    ``AcceptedNew`` for the first caller class when that builds the class's objects. Its value
     is frozen (an object: ``result`` leaves it as it is)."""
 
     __slots__ = ("class_name",)
@@ -392,11 +394,41 @@ class NewObject:
 
     def __call__(self, context, engine, *properties):
         executor = _ACTIVE_EXECUTORS[-1]
+        if type(context) is CallContext:
+            method_data = context._parent_context._data
+            scope = method_data.get(_NAMES_SCOPE_KEY)
+            if type(scope) is MuranoType:
+                site = scope.call_sites.get(self)
+                if type(site) is AcceptedNew and site.caller_type is method_data.get(_TYPE_KEY, NO_VALUE) \
+                        and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
+                    for _, value in properties:
+                        if not (type(value) is int and _MINUS_SMALL < value < _SMALL
+                                or type(value) is tuple and len(value) < SHORT):
+                            _quota(engine, value)
+                    if executor.loading is None and executor.class_configs is None and not executor.dry_run:
+                        values = {}
+                        for name, prop, position in site.sources:
+                            if position < 0:
+                                value = prop.checked_default
+                            else:
+                                value = properties[position][1]
+                                if type(value) not in prop.accepted_types:
+                                    value = prop.accepted_value(value)
+                            if value is NO_VALUE:
+                                break
+                            values[name] = value
+                        else:
+                            created = _built_whole(site.murano_type, values, site.extension)
+                            executor.objects[created.object_id] = created
+                            return created
         scope, caller_type = _names_scope_and_type(context)
         if type(scope) is MuranoType:
-            reference = scope.call_sites.get(self)
-            if reference is None:
-                reference = scope.call_sites[self] = executor.find_class(self.class_name, scope).reference
+            site = scope.call_sites.get(self)
+            if site is None:
+                reference = executor.find_class(self.class_name, scope).reference
+                site = scope.call_sites[self] = load_plan(reference.type).accepted_new(
+                    reference, caller_type, [name for name, _ in properties]) or reference
+            reference = site if type(site) is TypeReference else site.reference
         else:
             reference = executor.find_class(self.class_name, scope).reference
         return _created(executor, context, engine, scope, caller_type, reference, properties)
@@ -404,6 +436,7 @@ class NewObject:
 
 _ACTIVE_EXECUTORS = Executor._active  # ``Executor.current()`` is its last
 _OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
+_built_whole = MuranoObject.built_whole
 
 
 def _created(executor, context, engine, scope, caller_type, reference, properties):

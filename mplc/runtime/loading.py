@@ -568,11 +568,28 @@ class LoadPlan:
         if whole is NO_VALUE:
             whole = self._whole = _whole_chain(self.murano_type)
         if whole is not None:
-            return MuranoObject.built_whole(self.murano_type, values, *whole)
+            return MuranoObject.built_whole(self.murano_type, values, whole[0])
         obj = MuranoObject(self.murano_type, None)
         obj.properties = values
         initialize_whole(obj, executor)
         return obj
+
+    def accepted_new(self, reference, caller_type, names):
+        """An ``AcceptedNew`` for ``new()`` of the class (``reference``) by code of
+        ``caller_type`` giving properties ``names`` (in order), when ``new_accepted`` applies
+        and builds the object whole; else None."""
+        try:
+            writes = self._accepted_writes[caller_type]
+        except KeyError:
+            writes = self._accepted_writes[caller_type] = self._writes_without_code(caller_type)
+        whole = self._whole
+        if whole is NO_VALUE:
+            whole = self._whole = _whole_chain(self.murano_type)
+        if writes is None or whole is None:
+            return None
+        positions = {name: position for position, name in enumerate(names)}
+        sources = tuple((prop.name, prop, positions.get(prop.name, -1)) for prop in writes)
+        return AcceptedNew(reference, caller_type, sources, whole[0])
 
     def _writes_without_code(self, caller_type):
         """The properties ``direct_writes`` writes, in order, when every class of the hierarchy
@@ -581,6 +598,23 @@ class LoadPlan:
         if groups is None or not self.hierarchy_value_only():
             return None
         return tuple(prop for _, writes in groups for prop in writes)
+
+
+class AcceptedNew:
+    """What ``new()`` of one class by code of one class at one call site (the property names it
+    gives, in order) needs to build the object as ``LoadPlan.new_accepted`` does, worked out
+    once (``fast.NewObject`` builds it). ``sources``: per property written, in order, (name,
+    ``MuranoProperty``, position of its value among the site's, or -1 for its Default);
+    ``extension``: the objects' native state (``MuranoObject.built_whole``)."""
+
+    __slots__ = ("reference", "murano_type", "caller_type", "sources", "extension")
+
+    def __init__(self, reference, caller_type, sources, extension):
+        self.reference = reference
+        self.murano_type = reference.type
+        self.caller_type = caller_type
+        self.sources = sources
+        self.extension = extension
 
 
 class _NotDirect(Exception):
@@ -702,10 +736,11 @@ def initialize_whole(obj, executor):
 
 
 def _whole_chain(murano_type):
-    """The arguments after the properties of ``MuranoObject.built_whole`` for objects of
-    ``murano_type`` (the native state ``initialize_whole`` gives each part: none without a
+    """(the object's native state, per part after its own (class, native state)) for objects
+    of ``murano_type`` (the native state ``initialize_whole`` gives each part: none without a
     native class, else the class's ``shared_state``), when its parts form one chain and every
-    object's part states are the same; else None."""
+    object's part states are the same, the latter kept as the type's ``whole_parts`` for
+    ``MuranoObject.built_whole``; else None."""
     chain = part_chain(murano_type)
     if chain is None:
         return None
@@ -718,7 +753,8 @@ def _whole_chain(murano_type):
             states.append(native_class.shared_state)
         else:
             return None
-    return states[0], tuple(zip(chain, states[1:]))
+    murano_type.whole_parts = whole_parts = tuple(zip(chain, states[1:]))
+    return states[0], whole_parts
 
 
 def new_directly(executor, murano_type, properties, caller_type):

@@ -349,6 +349,7 @@ class MuranoType:
         self._property_lookups = {}
         self.load_plan = None
         self.part_layout = self.part_types = self.part_links = None
+        self.whole_parts = None  # per part after an object's own, (class, native state): MuranoObject.built_whole
         self.written_property_names = None
         self.referenced_property_names = None
         self.serialized_name = None
@@ -593,7 +594,7 @@ class MuranoObject:
 
     ``destruction_dependencies``: a tuple of (subscriber, handler) records."""
 
-    __slots__ = ("type", "_owner", "object_id", "name", "metadata", "properties", "parents",
+    __slots__ = ("type", "_owner", "object_id", "name", "metadata", "properties", "_parents",
                  "this", "real_this", "initialized", "destroyed", "extension",
                  "destruction_dependencies", "doomed", "__weakref__")
 
@@ -604,7 +605,7 @@ class MuranoObject:
         self.name = name
         self.metadata = metadata
         self.properties = {}
-        self.parents = {}
+        self._parents = {}
         self.this = None
         self.real_this = self
         self.initialized = self.destroyed = self.doomed = False
@@ -619,7 +620,7 @@ class MuranoObject:
             part._owner = part.name = part.metadata = part.extension = None
             part.object_id = object_id
             part.properties = {}
-            part.parents = {}
+            part._parents = {}
             part.this = part.real_this = self
             part.initialized = part.destroyed = part.doomed = False
             part.destruction_dependencies = ()
@@ -628,38 +629,55 @@ class MuranoObject:
             parts[position].parents[name] = parts[parent_position]
 
     @staticmethod
-    def built_whole(murano_type, properties, extension, chain):
-        """A new object of ``murano_type`` (no owner) holding ``properties``, every part built
-        and marked initialised at once: what ``MuranoObject(murano_type, None)``, its properties
-        set and each part initialised make of it, for a class whose parts form one chain
-        (``part_chain``). ``extension``: the object's native state; ``chain``: per part after
-        the object's own, in order, (its class, its native state)."""
+    def built_whole(murano_type, properties, extension):
+        """A new object of ``murano_type`` (no owner) holding ``properties``, every part
+        initialised at once: what ``MuranoObject(murano_type, None)``, its properties set and
+        each part initialised make of it, for a class whose parts form one chain and whose
+        ``whole_parts`` are set. ``extension``: the object's native state. The parts after its
+        own are made on first use of ``parents`` (most objects' never are)."""
         obj = _new_object(MuranoObject)
         obj.type = murano_type
         obj._owner = obj.name = obj.metadata = obj.this = None
-        obj.object_id = object_id = generate_id()
+        obj.object_id = generate_id()
         obj.properties = properties
+        obj._parents = None if murano_type.whole_parts else {}
         obj.real_this = obj
         obj.initialized = True
         obj.destroyed = obj.doomed = False
         obj.extension = extension
         obj.destruction_dependencies = ()
-        child = obj
-        for part_type, extension in chain:
+        return obj
+
+    @property
+    def parents(self):
+        """The parts of the parent classes' by class name."""
+        parents = self._parents
+        if parents is None:
+            parents = self._whole_parents()
+        return parents
+
+    def _whole_parents(self):
+        """Make the parts of an object ``built_whole`` made after its own, one chain of parts
+        each the next one's child, initialised, destroyed when the object is."""
+        object_id = self.object_id
+        destroyed = self.destroyed
+        child = self
+        for part_type, extension in self.type.whole_parts:
             part = _new_object(MuranoObject)
             part.type = part_type
             part._owner = part.name = part.metadata = None
             part.extension = extension
             part.object_id = object_id
             part.properties = {}
-            part.this = part.real_this = obj
+            part.this = part.real_this = self
             part.initialized = True
-            part.destroyed = part.doomed = False
+            part.destroyed = destroyed
+            part.doomed = False
             part.destruction_dependencies = ()
-            child.parents = {part_type.name: part}
+            child._parents = {part_type.name: part}
             child = part
-        child.parents = {}
-        return obj
+        child._parents = {}
+        return self._parents
 
     def part_list(self):
         """Every part of the object (``real_this``), itself first, in the order they were built."""

@@ -110,3 +110,17 @@ def test_new_builds_the_object_the_general_construction_makes(executor):
             if slot != "__weakref__":
                 getattr(part, slot)
     assert executor.objects[whole.object_id] is whole
+
+
+def test_parts_of_a_whole_object_are_made_on_first_use(executor):
+    """The parts after the object's own exist once ``parents`` is read, the same parts each
+    time, destroyed when the object was destroyed before that."""
+    with executor.active():
+        test = executor.new("tests.whole.Test")
+        first, second = (executor.call(test, "leaf") for _ in range(2))
+        assert first._parents is None and second._parents is None
+        base = first.cast(executor.find_class("tests.whole.Base"))
+        assert base.this is first and base.real_this is first and not base.destroyed
+        assert first.parents["tests.whole.Base"] is base and first.part_list()[1] is base
+        second.destroyed = True
+        assert [part.destroyed for part in second.part_list()] == [True, True, True]
