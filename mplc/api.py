@@ -11,8 +11,9 @@ import json
 import os
 from typing import Any, Iterable
 
-from mplc.codegen import BUILD_FILE, cache_key, write_package
+from mplc.codegen import BUILD_FILE, built_by_this_compiler, cache_key, write_package
 from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
+from mplc.ir import Pos
 
 CORE_LIBRARY = "io.murano"
 CORE_LIBRARY_PATH = os.path.join(os.path.dirname(__file__), "corelib", CORE_LIBRARY)
@@ -32,6 +33,14 @@ def _compiled_packages(path: str) -> list[str] | None:
     found = sorted(os.path.join(path, name) for name in os.listdir(path)
                    if os.path.isfile(os.path.join(path, name, BUILD_FILE)))
     return found or None
+
+
+def _stale_builds(directories: list[str]) -> list[Diagnostic]:
+    """An E-STALE-BUILD error for each compiled package another mplc wrote."""
+    return [Diagnostic("error", "E-STALE-BUILD", "compiled by another mplc (its code differs from this "
+                       "one's): compile the package again with this mplc", Pos(os.path.join(directory, BUILD_FILE),
+                                                                                   1, 1, 1, 1))
+            for directory in directories if not built_by_this_compiler(directory)]
 
 
 def _full_name(package_directory: str) -> str | None:
@@ -121,6 +130,10 @@ def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
         compiled = _compiled_packages(path)
         if compiled is None:
             compiled = compile_sources(path, cache_dir, default_format, warnings, fast_paths)
+        else:
+            stale = _stale_builds(compiled)
+            if stale:
+                raise CompileError(stale)
         directories.extend(compiled)
     if os.path.isdir(CORE_LIBRARY_PATH) and not any(_full_name(d) == CORE_LIBRARY for d in directories):
         directories.extend(compile_sources(CORE_LIBRARY_PATH, cache_dir, warnings=warnings,

@@ -52,6 +52,7 @@ def _source_files(root: str) -> list[tuple[str, str]]:
 
 
 @functools.cache
+@functools.cache
 def compiler_fingerprint() -> str:
     """sha256 over mplc's own Python files: what the version number means for a release, exactly,
     also for a development checkout whose code changes under an unchanged version."""
@@ -168,9 +169,20 @@ def _write(path: str, data: bytes) -> None:
 
 
 def read_build_key(package_directory: str) -> str | None:
+    return _build_field(package_directory, "key")
+
+
+def built_by_this_compiler(package_directory: str) -> bool:
+    """Whether this mplc's code (``compiler_fingerprint``) wrote the compiled package: the
+    modules call the runtime as the mplc that wrote them does, so another mplc's output may
+    run wrongly."""
+    return _build_field(package_directory, "compiler") == compiler_fingerprint()
+
+
+def _build_field(package_directory: str, name: str) -> str | None:
     try:
         with open(os.path.join(package_directory, BUILD_FILE), encoding="utf-8") as handle:
-            return json.load(handle).get("key")
+            return json.load(handle).get(name)
     except (OSError, ValueError, AttributeError):
         return None
 
@@ -198,7 +210,8 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                 _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
                        readable_source(module.tree).encode("utf-8"))
         _copy_package_files(package, staging)
-        build = {"key": key, "mplc": mplc.__version__, "magic": importlib.util.MAGIC_NUMBER.hex(),
+        build = {"key": key, "mplc": mplc.__version__, "compiler": compiler_fingerprint(),
+                 "magic": importlib.util.MAGIC_NUMBER.hex(),
                  "full_name": manifest.full_name, "version": manifest.version,
                  "format": f"{manifest.format_name}/{manifest.format_version}"}
         _write(os.path.join(staging, BUILD_FILE), json.dumps(build, indent=1, sort_keys=True).encode("utf-8"))

@@ -9,6 +9,7 @@ import traceback
 import pytest
 
 import mplc
+from mplc.diagnostics import CompileError
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from test_cases import write_package  # noqa: E402
@@ -135,6 +136,24 @@ def test_compile_writes_package_and_exits_0(package, tmp_path):
     run = _mplc("run", "--path", str(tmp_path / "out"), "--model", "Test", "--method", "run", "--args", "[5]",
                 env_dir=tmp_path / "cache")
     assert json.loads(run.stdout)["result"] == 10
+
+
+@pytest.mark.parametrize("compiler", ["0" * 64, None])
+def test_output_of_another_mplc_is_refused(package, tmp_path, compiler):
+    """A compiled package whose build file names another compiler (or none: an older mplc)
+    calls the runtime as that mplc did: running it is an error naming the build file."""
+    assert _mplc("compile", package, "-o", str(tmp_path / "out")).returncode == 0
+    (directory,) = os.listdir(tmp_path / "out")
+    build_file = tmp_path / "out" / directory / "mplc-build.json"
+    build = json.loads(build_file.read_text())
+    build["compiler"] = compiler
+    build_file.write_text(json.dumps(build))
+    run = _mplc("run", "--path", str(tmp_path / "out"), "--model", "Test", "--method", "run", "--args", "[5]",
+                env_dir=tmp_path / "cache")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert f"{build_file}:1:1: error: compiled by another mplc" in run.stderr and "[E-STALE-BUILD]" in run.stderr
+    with pytest.raises(CompileError, match="E-STALE-BUILD"):
+        mplc.Runtime([str(tmp_path / "out")], cache_dir=str(tmp_path / "cache"))
 
 
 def test_python_error_traceback_names_yaml_line(package, tmp_path):
