@@ -64,6 +64,13 @@ def _is_this(tree: ir.Expr) -> bool:
     return isinstance(tree, ir.GetContextValue) and normal_variable_name(tree.name) == "$this"
 
 
+def _is_own_object(tree: ir.Expr) -> bool:
+    """Whether ``tree`` is ``$`` or ``$this``: in a method body, the object it runs on."""
+    while isinstance(tree, ir.Wrap):
+        tree = tree.expr
+    return isinstance(tree, ir.GetContextValue) and normal_variable_name(tree.name) in ("$1", "$this")
+
+
 def _triple_call(at: PyAst, function: ast.expr, *operands: ast.expr) -> ast.expr:
     return at.Call(func=function, args=[*operands, load(at, "context"), load(at, "engine")],
                    keywords=[])
@@ -607,9 +614,11 @@ class FastPaths:
         if isinstance(member, ir.KeywordConstant):
             site = self.builder.define(at, "P", self._site(at, "PropertyRead", at.Constant(value=member.name),
                                                            at.Constant(value=self.legacy)))
+            if self.builder.locals is not None and not self.builder.in_item_function and _is_own_object(receiver):
+                return self._own_property_read(at, site, member.name, receiver)
             if self.legacy or not self.builder.in_item_function:
-                # inline only where dictionaries are usual, a query's items: elsewhere (the
-                # object's properties, mostly) the test would grow the code for nothing
+                # inline only where dictionaries are usual, a query's items: elsewhere (other
+                # objects' properties, mostly) the test would grow the code for nothing
                 return _triple_call(at, site, self.builder.expression_code(receiver))
             return self._key_read(at, site, member.name, self.builder.expression_code(receiver))
         if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
@@ -665,9 +674,9 @@ class FastPaths:
     def _key_read(self, at: PyAst, site: ast.expr, name: str, receiver: ast.expr) -> ast.expr:
         """``receiver.name`` (Format >= 1.2) on a FrozenDict inline, its key read as the site
         reads it, when the value is far below any memory quota as the runtime's ``quota``
-        judges it (a short string, an int within the inline bound, a float, bool, null or
-        FrozenDict): ``_v if type(r) is FrozenDict and ((_k := type(_v := r._d[name])) is str
-        and len(_v) < SHORT or _k is int and L < _v < C or _k in ALWAYS_SMALL) else _PN(r,
+        judges it (a short string or tuple, an int within the inline bound, a float, bool, null
+        or FrozenDict): ``_v if type(r) is FrozenDict and ((_k := type(_v := r._d[name])) is int
+        and L < _v < C or _k in SHORT_SIZED and len(_v) < SHORT or _k in ALWAYS_SMALL) else _PN(r,
         context, engine)`` (any other value is read again by the site, which checks it)."""
         first, again = self._evaluated_once(at, receiver)
         value = self.builder.new_name("t")
@@ -680,26 +689,52 @@ class FastPaths:
         return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, small]), body=value,
                         orelse=_triple_call(at, site, again))
 
+    def _own_property_read(self, at: PyAst, site: ast.expr, name: str, receiver: ir.Expr) -> ast.expr:
+        """``$.name`` / ``$this.name`` in a method body, read inline from the object's
+        properties when the site has found that, in this class's methods, it reads this class's
+        whole objects' own value of a property the class declares (``MuranoType.self_reads``)
+        and the value is small by type: ``_v if type(r) is MuranoObject and _PN in
+        r.type.self_reads and r.this is None and <small (_v := r.properties.get(name,
+        NO_VALUE))> else _PN(r, context, engine)`` (an unset property, or any other value, is
+        read by the site, which raises or checks it). In a body with a direct way in
+        ``$this`` is always an object: its type goes untested."""
+        first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
+        value = self.builder.new_name("t")
+        self_reads = at.Attribute(value=at.Attribute(value=again, attr="type", ctx=ast.Load()),
+                                  attr="self_reads", ctx=ast.Load())
+        tests = [at.Compare(left=site, ops=[ast.In()], comparators=[self_reads]),
+                 at.Compare(left=at.Attribute(value=again, attr="this", ctx=ast.Load()), ops=[ast.Is()],
+                            comparators=[at.Constant(value=None)])]
+        if not (self.builder.direct_entry and _is_this(receiver) and first is again):
+            tests.insert(0, at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
+                                       ops=[ast.Is()], comparators=[self.builder.module_constant(at, "MuranoObject")]))
+        read = at.Call(func=at.Attribute(value=at.Attribute(value=again, attr="properties", ctx=ast.Load()),
+                                         attr="get", ctx=ast.Load()),
+                       args=[at.Constant(value=name), self.builder.module_constant(at, "NO_VALUE")], keywords=[])
+        tests.append(self._small(at, at.NamedExpr(target=store(at, value), value=read), load(at, value)))
+        return at.IfExp(test=at.BoolOp(op=ast.And(), values=tests), body=load(at, value),
+                        orelse=_triple_call(at, site, again))
+
     def _small(self, at: PyAst, first: ast.expr, value: ast.expr) -> ast.expr:
         """Whether a value is far below any memory quota as the runtime's ``quota`` judges it
-        (a short string, an int within the inline bound, a float, bool, null or FrozenDict):
-        ``(_k := type(first)) is str and len(v) < SHORT or _k is int and L < v < C or _k in
-        ALWAYS_SMALL``, ``first`` the value's first evaluation and ``value`` its later uses."""
+        (a short string or tuple, an int within the inline bound, a float, bool, null or
+        FrozenDict): ``(_k := type(first)) is int and L < v < C or _k in SHORT_SIZED and
+        len(v) < SHORT or _k in ALWAYS_SMALL``, ``first`` the value's first evaluation and ``value`` its later uses."""
         constant = self.builder.module_constant
         value_type = self.builder.new_name("t")
         read_type = at.NamedExpr(target=store(at, value_type), value=at.Call(
             func=load(at, "type"), args=[first], keywords=[]))
-        short_string = at.BoolOp(op=ast.And(), values=[
-            at.Compare(left=read_type, ops=[ast.Is()], comparators=[load(at, "str")]),
-            at.Compare(left=at.Call(func=load(at, "len"), args=[value], keywords=[]), ops=[ast.Lt()],
-                       comparators=[constant(at, "SHORT")])])
         small_int = at.BoolOp(op=ast.And(), values=[
-            at.Compare(left=load(at, value_type), ops=[ast.Is()], comparators=[load(at, "int")]),
+            at.Compare(left=read_type, ops=[ast.Is()], comparators=[load(at, "int")]),
             at.Compare(left=constant(at, "INLINE_LOWER_BOUND"), ops=[ast.Lt(), ast.Lt()],
                        comparators=[value, constant(at, "INLINE_BOUND")])])
+        short_sized = at.BoolOp(op=ast.And(), values=[
+            at.Compare(left=load(at, value_type), ops=[ast.In()], comparators=[constant(at, "SHORT_SIZED")]),
+            at.Compare(left=at.Call(func=load(at, "len"), args=[value], keywords=[]), ops=[ast.Lt()],
+                       comparators=[constant(at, "SHORT")])])
         always_small = at.Compare(left=load(at, value_type), ops=[ast.In()],
                                   comparators=[constant(at, "ALWAYS_SMALL")])
-        return at.BoolOp(op=ast.Or(), values=[short_string, small_int, always_small])
+        return at.BoolOp(op=ast.Or(), values=[small_int, short_sized, always_small])
 
     def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:
         """``(first use, later uses)`` of a value: a local as it is, anything else bound to a

@@ -30,6 +30,8 @@ _CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
 _NUMBERS = (int, float)
 FrozenDict = utils.FrozenDict
 SHORT = bridge.SHORT
+SHORT_SIZED = frozenset((str, tuple))
+"""Frozen values any memory quota admits when shorter than ``SHORT``."""
 ALWAYS_SMALL = bridge.ALWAYS_SMALL
 _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
@@ -532,6 +534,8 @@ class PropertyRead:
                 result = receiver.read_property(self.name, caller_type, context)
                 if receiver.reads_own_value(self.name, caller_type):
                     own_reads[self] = caller_type
+                    if caller_type is receiver.type and self.name in caller_type.properties:
+                        caller_type.self_reads.add(self)
         elif type(receiver) is utils.FrozenDict:
             result = receiver._d.get(self.name) if self.legacy else receiver._d[self.name]
         elif type(receiver) is dict:

@@ -359,6 +359,10 @@ class MuranoType:
         # site -> the class its name resolves to in this class's names scope
         self.property_reads = {}  # (caller class, object class, name) -> how get_property reads it
         self.own_reads = {}  # fast.PropertyRead site -> the caller class it reads whole objects' own values for
+        # fast.PropertyRead sites in this class's methods that read, of this very class's whole
+        # objects, a property the class itself declares as their own value (compiled bodies
+        # read such properties inline: docs/compiled-modules.md)
+        self.self_reads = set()
 
     @property
     def version(self):
