@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from mplc import ir
 from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bits, is_int_expression, normal_variable_name
-from mplc.codegen.module import fast_attribute, load, store
+from mplc.codegen.module import BodyLocals, fast_attribute, load, store
 from mplc.pyast import PyAst
 
 FINAL = "_mplc_final"
@@ -58,10 +58,10 @@ REJECTED_LITERALS = {
 BOOLEAN_OPERATORS = {"#operator_and": ast.And, "#operator_or": ast.Or}
 
 
-def _is_this(tree: ir.Expr) -> bool:
+def _variable_key(tree: ir.Expr) -> str | None:
     while isinstance(tree, ir.Wrap):
         tree = tree.expr
-    return isinstance(tree, ir.GetContextValue) and normal_variable_name(tree.name) == "$this"
+    return normal_variable_name(tree.name) if isinstance(tree, ir.GetContextValue) else None
 
 
 def _is_own_object(tree: ir.Expr) -> bool:
@@ -647,7 +647,8 @@ class FastPaths:
         In an item function (``item_callable``) the direct call gets the lambda's parent context
         (it reads no ``$`` from it), and the site runs in the item's own context otherwise:
         ``_r.fast.per_item_call(_MN, r, item, context, engine)``. In an instance method's body
-        (one with a direct way in) ``$this`` is always an object: its type goes untested."""
+        (one with a direct way in) ``$this`` and ``$`` are always an object: its type goes
+        untested (``_always_object``)."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         direct = self.builder.new_name("d")
         is_object = at.Compare(
@@ -658,7 +659,7 @@ class FastPaths:
         resolve = at.NamedExpr(target=store(at, direct), value=at.Call(
             func=at.Attribute(value=call_sites, attr="get", ctx=ast.Load()), args=[site], keywords=[]))
         test = at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])
-        if not (self.builder.direct_entry and _is_this(receiver) and first is again):
+        if not self._always_object(receiver, first):
             test = at.BoolOp(op=ast.And(), values=[is_object, test])
         values = [self.builder.expression_code(arg) for arg in args]
         call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"), *values],
@@ -697,7 +698,7 @@ class FastPaths:
         r.type.self_reads and r.this is None and <small (_v := r.properties.get(name,
         NO_VALUE))> else _PN(r, context, engine)`` (an unset property, or any other value, is
         read by the site, which raises or checks it). In a body with a direct way in
-        ``$this`` is always an object: its type goes untested."""
+        ``$this`` and ``$`` are always an object (``_always_object``)."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         value = self.builder.new_name("t")
         self_reads = at.Attribute(value=at.Attribute(value=again, attr="type", ctx=ast.Load()),
@@ -705,7 +706,7 @@ class FastPaths:
         tests = [at.Compare(left=site, ops=[ast.In()], comparators=[self_reads]),
                  at.Compare(left=at.Attribute(value=again, attr="this", ctx=ast.Load()), ops=[ast.Is()],
                             comparators=[at.Constant(value=None)])]
-        if not (self.builder.direct_entry and _is_this(receiver) and first is again):
+        if not self._always_object(receiver, first):
             tests.insert(0, at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
                                        ops=[ast.Is()], comparators=[self.builder.module_constant(at, "MuranoObject")]))
         read = at.Call(func=at.Attribute(value=at.Attribute(value=again, attr="properties", ctx=ast.Load()),
@@ -735,6 +736,15 @@ class FastPaths:
         always_small = at.Compare(left=load(at, value_type), ops=[ast.In()],
                                   comparators=[constant(at, "ALWAYS_SMALL")])
         return at.BoolOp(op=ast.Or(), values=[small_int, short_sized, always_small])
+
+    def _always_object(self, receiver: ir.Expr, code: ast.expr) -> bool:
+        """Whether ``receiver`` (its code ``code``) is certainly an object: ``$this``, or the
+        body's own ``$``, read from its local in an instance method's body (one with a direct
+        way in), where both are the object the method runs on (neither can be assigned)."""
+        if not (self.builder.direct_entry and isinstance(code, ast.Name)):
+            return False
+        key = _variable_key(receiver)
+        return key == "$this" or key == "$1" and type(self.builder.locals) is BodyLocals
 
     def _evaluated_once(self, at: PyAst, code: ast.expr) -> tuple[ast.expr, ast.expr]:
         """``(first use, later uses)`` of a value: a local as it is, anything else bound to a
