@@ -760,8 +760,11 @@ class MuranoObject:
     def _property_read(self, name, caller_type):
         """How code of ``caller_type`` reads property ``name`` of objects like this one: the
         object's value, the caller's own part's, a static property, or (the name of the class
-        it is looked up in) a PropertyReadError."""
+        it is looked up in) a PropertyReadError. Unlike a write, a read from code of an
+        unrelated class looks the name up from this part's class, not the whole object's."""
         start_type, caller_type, derived = self.caller_view(caller_type)
+        if not derived:
+            start_type = self.type
         if start_type.find_properties(name):
             prop = self.real_this.type.find_single_property(name)
             return prop if prop.usage == "Static" else _READ_OWN
