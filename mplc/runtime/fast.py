@@ -36,7 +36,7 @@ ALWAYS_SMALL = bridge.ALWAYS_SMALL
 _NO_KEYWORDS = utils.FrozenDict()
 _SEQUENCES = (list, tuple)
 _SMALL = bridge.SMALL_INT
-_quota = bridge.quota
+quota = bridge.quota
 _MINUS_SMALL = bridge.MINUS_SMALL_INT
 INLINE_BOUND = (1 << 30) - 1
 """Inline integer arithmetic in bodies keeps results strictly within this bound (else the
@@ -57,36 +57,36 @@ def _numbers(left, right) -> bool:
 def add(left, right, context, engine):
     if type(left) is int and type(right) is int:
         result = left + right
-        return result if _MINUS_SMALL < result < _SMALL else _quota(engine, result)
+        return result if _MINUS_SMALL < result < _SMALL else quota(engine, result)
     if _numbers(left, right):
-        return _quota(engine, left + right)
+        return quota(engine, left + right)
     return _call("#operator_+", context, engine, left, right)
 
 
 def subtract(left, right, context, engine):
     if type(left) is int and type(right) is int:
         result = left - right
-        return result if _MINUS_SMALL < result < _SMALL else _quota(engine, result)
+        return result if _MINUS_SMALL < result < _SMALL else quota(engine, result)
     if _numbers(left, right):
-        return _quota(engine, left - right)
+        return quota(engine, left - right)
     return _call("#operator_-", context, engine, left, right)
 
 
 def multiply(left, right, context, engine):
     if type(left) is int and type(right) is int:
         result = left * right
-        return result if _MINUS_SMALL < result < _SMALL else _quota(engine, result)
+        return result if _MINUS_SMALL < result < _SMALL else quota(engine, result)
     if _numbers(left, right):
-        return _quota(engine, left * right)
+        return quota(engine, left * right)
     return _call("#operator_*", context, engine, left, right)
 
 
 def divide(left, right, context, engine):
     """yaql divides two integers with ``//``."""
     if type(left) is int and type(right) is int:
-        return _quota(engine, left // right)
+        return quota(engine, left // right)
     if _numbers(left, right):
-        return _quota(engine, left / right)
+        return quota(engine, left / right)
     return _call("#operator_/", context, engine, left, right)
 
 
@@ -94,13 +94,13 @@ def modulo(left, right, context, engine):
     if type(left) is int and type(right) is int and right:
         return left % right
     if _numbers(left, right):
-        return _quota(engine, left % right)
+        return quota(engine, left % right)
     return _call("#operator_mod", context, engine, left, right)
 
 
 def negate(operand, context, engine):
     if type(operand) in _NUMBERS:
-        return _quota(engine, -operand)
+        return quota(engine, -operand)
     return _call("#unary_operator_-", context, engine, operand)
 
 
@@ -189,7 +189,6 @@ a body taken its direct way in builds its call context with it."""
 # --- a method body's direct way in (MethodSpec.direct_entry, docs/compiled-modules.md) ---------
 MuranoPlException = errors.MuranoPlException
 to_murano_exception = flow.to_murano_exception
-quota = bridge.quota
 running_parallels = flow.running_parallels
 
 
@@ -231,7 +230,7 @@ def dict_of_pairs(items, context, engine):
         limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
         result = {}
         try:
-            for pair in _limit_iterable(_quota(engine, items), engine):
+            for pair in _limit_iterable(quota(engine, items), engine):
                 if type(pair) is tuple and len(pair) > 1:
                     result[pair[0]] = pair[1]
                 else:
@@ -352,10 +351,10 @@ def format_string(context, engine, format_, *args):
     and converts each argument (its size against the memory quota) before the call."""
     if type(format_) is not str:
         return _call("format", context, engine, format_, *args)
-    _quota(engine, format_)
+    quota(engine, format_)
     for value in args:
-        _quota(engine, value)
-    return _quota(engine, functions.format_(format_, *args))
+        quota(engine, value)
+    return quota(engine, functions.format_(format_, *args))
 
 
 _SIZED = frozenset((str, tuple, list, utils.FrozenDict, dict))
@@ -364,7 +363,7 @@ _SIZED = frozenset((str, tuple, list, utils.FrozenDict, dict))
 def length(value, context, engine):
     """``len(x)`` of a string, list or dictionary (one overload of yaql's ``len`` takes each)."""
     if type(value) in _SIZED:
-        return len(_quota(engine, value))
+        return len(quota(engine, value))
     return _call("len", context, engine, value)
 
 
@@ -406,7 +405,7 @@ class NewObject:
                     for _, value in properties:
                         if not (type(value) is int and _MINUS_SMALL < value < _SMALL
                                 or type(value) is tuple and len(value) < SHORT):
-                            _quota(engine, value)
+                            quota(engine, value)
                     if executor.loading is None and executor.class_configs is None and not executor.dry_run:
                         values = {}
                         for name, prop, position in site.sources:
@@ -448,7 +447,7 @@ def _created(executor, context, engine, scope, caller_type, reference, propertie
     for name, value in properties:
         if not (type(value) is int and _MINUS_SMALL < value < _SMALL
                 or type(value) is tuple and len(value) < SHORT):
-            _quota(engine, value)
+            quota(engine, value)
         parameters[name] = value
     created = executor.new_object(reference.type, parameters, context, caller_type)
     if created is None:
@@ -456,7 +455,7 @@ def _created(executor, context, engine, scope, caller_type, reference, propertie
                                         parameters)
     elif type(created) is MuranoObject and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
         return created
-    return _quota(engine, bridge.result(created))
+    return quota(engine, bridge.result(created))
 
 
 def _names_scope_and_type(context):
@@ -492,7 +491,7 @@ def _names_scope_and_type(context):
 def range_of(stop, context, engine):
     """``range(n)``: yaql's one-argument ``range`` (an iterator) for an integer ``n``."""
     if type(stop) is int:
-        return iter(range(stop if _MINUS_SMALL < stop < _SMALL else _quota(engine, stop)))
+        return iter(range(stop if _MINUS_SMALL < stop < _SMALL else quota(engine, stop)))
     return _call("range", context, engine, stop)
 
 
@@ -542,7 +541,7 @@ class PropertyRead:
             result = receiver.get(self.name) if self.legacy else receiver[self.name]
         else:
             return _call("#operator_.", context, engine, receiver, self.keyword)
-        return _quota(engine, result)
+        return quota(engine, result)
 
 
 def _defines(layer, name) -> bool:
@@ -585,7 +584,7 @@ def _iterable(receiver, engine):
         limit = _ITERATOR_LIMITS[engine]
         if limit < 0 or receiver.__length_hint__() <= limit:
             return receiver
-    _quota(engine, receiver)
+    quota(engine, receiver)
     if _counted_within_limit(receiver, engine):
         return receiver
     return _limit_iterable(_view(receiver), engine)
@@ -595,7 +594,7 @@ def _unlimited(receiver, engine):
     """The receiver quota-checked; a view of a FrozenDict (``keys()``, ``values()``) as the
     same view of its dict: the same items in the same order, without the ABC's Python-level
     iteration."""
-    _quota(engine, receiver)
+    quota(engine, receiver)
     if _counted_within_limit(receiver, engine):
         return receiver
     return _view(receiver)
@@ -700,7 +699,7 @@ def _sum(receiver, arguments, context, engine):
         if type(total) is int and type(item) is int:
             total += item
             if not _MINUS_SMALL < total < _SMALL:
-                _quota(engine, total)
+                quota(engine, total)
         else:
             total = add(total, item, context, engine)
     return total
@@ -715,7 +714,7 @@ def _first(receiver, arguments, context, engine):
         return item
     if default is NO_VALUE:
         raise yaql_exceptions.WrappedException(StopIteration())
-    return _quota(engine, default)
+    return quota(engine, default)
 
 
 def _text(value) -> str:
@@ -735,8 +734,8 @@ def _join(receiver, arguments, context, engine):
     if type(separator) is not str:
         return context("join", engine, receiver, context)(separator)
     collection = _iterable(receiver, engine)
-    _quota(engine, separator)
-    return separator.join([_quota(engine, _text(_quota(engine, item))) for item in collection])
+    quota(engine, separator)
+    return separator.join([quota(engine, _text(quota(engine, item))) for item in collection])
 
 
 def _format(receiver, arguments, context, engine):
@@ -746,15 +745,15 @@ def _format(receiver, arguments, context, engine):
 
 
 def _keys(receiver, arguments, context, engine):
-    return _quota(engine, receiver).keys()
+    return quota(engine, receiver).keys()
 
 
 def _values(receiver, arguments, context, engine):
-    return _quota(engine, receiver).values()
+    return quota(engine, receiver).values()
 
 
 def _length(receiver, arguments, context, engine):
-    return len(_quota(engine, receiver))
+    return len(quota(engine, receiver))
 
 
 _ITERABLES = frozenset((tuple, list, map, filter, itertools.compress, types.GeneratorType,
@@ -855,5 +854,5 @@ class MethodCall:
             return direct(receiver, context, engine,
                           *[argument(NO_VALUE, context, engine) for argument in self.arguments])
         if type(receiver) in self.query_receivers and self.library(context):
-            return _quota(engine, self.query(receiver, self.arguments, context, engine))
+            return quota(engine, self.query(receiver, self.arguments, context, engine))
         return _call("#operator_.", context, engine, receiver, self.lazy_expression)
