@@ -8,7 +8,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, part_chain
+from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, apply_contract, part_chain
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):
@@ -213,11 +213,55 @@ class LoadSession:
                 if self.initializing and not value_only:
                     self.needs_second_pass = True
                 obj = self._new_object(murano_type, cc.owner, header, object_id)
-                write_directly(obj, groups, properties, caller_type)
+                write_directly(obj, groups, properties, caller_type, self)
                 self.add_whole_object(obj)
                 return obj
         self.parsed[id(data)] = (data, scope, False, *parsed)
         return self.load(data, cc.owner, default_type, scope, cc.context)
+
+    def load_owned(self, prop, items, owner, caller_type):
+        """``prop.transform(items, owner, owner, caller_type)`` for a list of mappings under a
+        list of one class() contract (``object_contract``), as a model holds its objects'
+        children: an item ``load_for_contract`` would build directly, of a class the contract
+        has passed (its verdict depends on the class alone), is built here without running the
+        contract; any other item is checked by the contract on its own (the list contract of
+        one item spec checks each item alone), its error located at the item's index."""
+        declaring_type = prop.declaring_type
+        accepted = prop.accepted_classes
+        direct_loads = self.direct_loads
+        objects = []
+        try:
+            for index, item in enumerate(items):
+                try:
+                    parsed = self._parse_usual(item) if type(item) is dict else None
+                    if parsed is not None and parsed[0] in accepted:
+                        murano_type, properties, header = parsed
+                        object_id = header.get("id")
+                        direct = direct_loads.get((murano_type, declaring_type))
+                        if direct is None:
+                            plan = murano_type.load_plan or load_plan(murano_type)
+                            direct = direct_loads[murano_type, declaring_type] = (
+                                plan.direct_writes(declaring_type), plan.hierarchy_value_only())
+                        groups, value_only = direct
+                        if groups is not None and not header.get("destroyed") and (
+                                object_id is None or self.get(object_id) is None):
+                            if self.initializing and not value_only:
+                                self.needs_second_pass = True
+                            obj = self._new_object(murano_type, owner, header, object_id)
+                            write_directly(obj, groups, properties, declaring_type, self)
+                            self.add_whole_object(obj)
+                            objects.append(obj)
+                            continue
+                    checked = apply_contract(prop.spec, declaring_type, [item], owner, owner, caller_type)[0]
+                except errors.ContractViolationException as error:
+                    error.path = f"[{index}]{error.path}"
+                    raise
+                if type(checked) is MuranoObject:
+                    accepted.add(checked.type)
+                objects.append(checked)
+        except errors.ContractViolationException as error:
+            raise prop.violation(error) from error
+        return tuple(objects)
 
     def add_whole_object(self, obj):
         """Queue the initialisation of an object ``direct_writes`` built: consecutive ones
@@ -243,7 +287,7 @@ class LoadSession:
         if not (obj.initialized or obj.destroyed or executor.dry_run) and executor.class_configs is None:
             groups = (obj.type.load_plan or load_plan(obj.type)).direct_writes(caller_type)
             if groups is not None:
-                write_directly(obj, groups, properties, caller_type)
+                write_directly(obj, groups, properties, caller_type, self)
                 self.add_whole_object(obj)
                 return
         # steps go straight to the session's list, as the reference's initializers do: a
@@ -679,10 +723,11 @@ def direct_writes(murano_type, caller_type):
     return tuple(groups)
 
 
-def write_directly(obj, groups, params, caller_type):
+def write_directly(obj, groups, params, caller_type, session=None):
     """Write the properties ``direct_writes`` lists (``groups``) from ``params`` (else their
     Default), as ``LoadSession.initialize`` would: per part, those whose Default or contract
-    reads a property not set yet are retried while that sets more."""
+    reads a property not set yet are retried while that sets more. In a load (``session``),
+    lists of mappings under a list of class() contract go to ``LoadSession.load_owned``."""
     values = obj.properties
     try:
         for entry_count, writes in groups:
@@ -699,7 +744,11 @@ def write_directly(obj, groups, params, caller_type):
                         values[name] = prop.checked_default
                         continue
                     try:
-                        values[name] = prop.transform(value, obj, obj, caller_type)
+                        if session is not None and prop.object_contract and (
+                                type(value) is list and value and type(value[0]) is dict):
+                            values[name] = session.load_owned(prop, value, obj, caller_type)
+                        else:
+                            values[name] = prop.transform(value, obj, obj, caller_type)
                     except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:
                         if not _reads_unset_property(error):
                             raise

@@ -143,8 +143,7 @@ class MuranoProperty:
             result = apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
                                     contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED)
         except errors.ContractViolationException as error:
-            raise errors.ContractViolationException(
-                f"[{self.declaring_type.name}.{self.name}{error.path}] {error}") from error
+            raise self.violation(error) from error
         if finalize:
             if value is NO_VALUE:
                 if _default_checked_once(self.spec):
@@ -152,6 +151,12 @@ class MuranoProperty:
             elif self.object_contract is not None:
                 self._accept_classes_of(value)
         return result
+
+    def violation(self, error):
+        """A violation of the contract as ``transform`` reports it: with the reference's
+        ``[Class.prop<path>]`` prefix."""
+        return errors.ContractViolationException(
+            f"[{self.declaring_type.name}.{self.name}{error.path}] {error}")
 
     def validate(self, value, this, owner, calling_type):
         """Check without converting, as a re-declaration up the hierarchy checks a written value;
