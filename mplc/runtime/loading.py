@@ -232,29 +232,33 @@ class LoadSession:
         objects = []
         try:
             for index, item in enumerate(items):
-                try:
-                    parsed = self._parse_usual(item) if type(item) is dict else None
-                    if parsed is not None and parsed[0] in accepted:
-                        murano_type, properties, header = parsed
-                        object_id = header.get("id")
-                        direct = direct_loads.get((murano_type, declaring_type))
-                        if direct is None:
-                            plan = murano_type.load_plan or load_plan(murano_type)
-                            direct = direct_loads[murano_type, declaring_type] = (
-                                plan.direct_writes(declaring_type), plan.hierarchy_value_only())
-                        groups, value_only = direct
-                        if groups is not None and not header.get("destroyed") and (
-                                object_id is None or self.get(object_id) is None):
-                            if self.initializing and not value_only:
-                                self.needs_second_pass = True
-                            obj = self._new_object(murano_type, owner, header, object_id)
+                parsed = self._parse_usual(item) if type(item) is dict else None
+                if parsed is not None and parsed[0] in accepted:
+                    murano_type, properties, header = parsed
+                    object_id = header.get("id")
+                    direct = direct_loads.get((murano_type, declaring_type))
+                    if direct is None:
+                        plan = murano_type.load_plan or load_plan(murano_type)
+                        direct = direct_loads[murano_type, declaring_type] = (
+                            plan.direct_writes(declaring_type), plan.hierarchy_value_only())
+                    groups, value_only = direct
+                    if groups is not None and not header.get("destroyed") and (
+                            object_id is None or self.get(object_id) is None):
+                        if self.initializing and not value_only:
+                            self.needs_second_pass = True
+                        obj = self._new_object(murano_type, owner, header, object_id)
+                        try:
                             write_directly(obj, groups, properties, declaring_type, self)
-                            self.add_whole_object(obj)
-                            objects.append(obj)
-                            continue
+                        except errors.ContractViolationException as error:
+                            error.path = f"[{index}]{error.path}"
+                            raise
+                        self.add_whole_object(obj)
+                        objects.append(obj)
+                        continue
+                try:
                     checked = apply_contract(prop.spec, declaring_type, [item], owner, owner, caller_type)[0]
                 except errors.ContractViolationException as error:
-                    error.path = f"[{index}]{error.path}"
+                    error.path = f"[{index}]{error.path.removeprefix('[0]')}"
                     raise
                 if type(checked) is MuranoObject:
                     accepted.add(checked.type)
