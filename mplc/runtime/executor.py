@@ -632,7 +632,13 @@ class Executor:
         deployment's root; what the model has that the reference ignores goes to ``warnings``."""
         from mplc.runtime.serialization import check_model, collect_garbage, reference_paths
         with self.active():
-            check_model(self, model)
+            collecting = gc.isenabled()  # the check leaves no cyclic garbage to collect
+            gc.disable()
+            try:
+                check_model(self, model)
+            finally:
+                if collecting:
+                    gc.enable()
             try:
                 root = self.load_document(model)
             except errors.NoObjectFoundError as error:

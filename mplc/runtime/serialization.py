@@ -63,6 +63,7 @@ class _ModelChecker:
         self.warnings = []
         self.ids = {}
         self.declared = {}
+        self.usual = {}
         self.names = {}
 
     def problem(self, type_name, text, location):
@@ -96,32 +97,14 @@ class _ModelChecker:
                              ("Attributes", index))
 
     def object(self, data, place):
-        if not isinstance(data, dict):
-            path, location = _spelled(place)
-            self.problem("ValueError", f"{path}: an object is a mapping, not {type(data).__name__}",
-                         location)
-            return
-        if "?" not in data:
-            path, location = _spelled(place)
-            self.problem("ValueError", f"{path}: no '?' header with the object's type", location)
-            return
-        header = data["?"]
-        if not isinstance(header, dict):
-            path, location = _spelled(place)
-            self.problem("AttributeError", f"{path}.?: a mapping with type and id, not {header!r}",
-                         location + ("?",))
-            return
-        type_name = header.get("type")
-        if not type_name:
-            path, location = _spelled(place)
-            self.problem("ValueError", f"{path}.?.type: a class name is required",
-                         location + ("?", "type") if "type" in header else location + ("?",))
-            return
-        if not isinstance(type_name, str):
-            path, location = _spelled(place)
-            self.problem("TypeError", f"{path}.?.type: a class name, not {type_name!r}",
-                         location + ("?", "type"))
-            return
+        if type(data) is dict and type(header := data.get("?")) is dict and type(
+                type_name := header.get("type")) is str and type_name:
+            pass  # the usual object: the checks of ``header_of`` pass
+        else:
+            header = self.header_of(data, place)
+            if header is None:
+                return
+            type_name = header["type"]
         texts_are_strings = _TEXT_OR_NONE.issuperset(map(type, header.values()))
         if not texts_are_strings:
             texts_are_strings = True
@@ -140,8 +123,15 @@ class _ModelChecker:
                              f"{_spelled(self.ids[object_id])[0]}", location + ("?", "id"))
             else:
                 self.ids[object_id] = place
-        declared, verdicts = (self.declared_names(header, place) if texts_are_strings
-                              else None) or _UNKNOWN_CLASS
+        if not texts_are_strings:
+            found = None
+        elif "classVersion" in header or "package" in header:
+            found = self.declared_names(header, place)
+        else:
+            found = self.usual.get(type_name) or self.declared_names(header, place)
+        declared, verdicts, plain = found or _UNKNOWN_CLASS
+        if plain.issuperset(data):
+            return  # every key a property that loads no objects
         for key, value in data.items():
             loads_objects = verdicts.get(key)
             if loads_objects is None:
@@ -166,6 +156,36 @@ class _ModelChecker:
             if isinstance(value, (dict, list)):
                 self.value(value, (place, key, True))
 
+    def header_of(self, data, place):
+        """The ``?`` mapping of an object with a class name, else None (a problem recorded)."""
+        if not isinstance(data, dict):
+            path, location = _spelled(place)
+            self.problem("ValueError", f"{path}: an object is a mapping, not {type(data).__name__}",
+                         location)
+            return None
+        if "?" not in data:
+            path, location = _spelled(place)
+            self.problem("ValueError", f"{path}: no '?' header with the object's type", location)
+            return None
+        header = data["?"]
+        if not isinstance(header, dict):
+            path, location = _spelled(place)
+            self.problem("AttributeError", f"{path}.?: a mapping with type and id, not {header!r}",
+                         location + ("?",))
+            return None
+        type_name = header.get("type")
+        if not type_name:
+            path, location = _spelled(place)
+            self.problem("ValueError", f"{path}.?.type: a class name is required",
+                         location + ("?", "type") if "type" in header else location + ("?",))
+            return None
+        if not isinstance(type_name, str):
+            path, location = _spelled(place)
+            self.problem("TypeError", f"{path}.?.type: a class name, not {type_name!r}",
+                         location + ("?", "type"))
+            return None
+        return header
+
     def value(self, value, place):
         """Objects inside a dict or list value (places are made only for containers)."""
         if isinstance(value, dict):
@@ -185,8 +205,10 @@ class _ModelChecker:
     def declared_names(self, header, place):
         """(property and ``.init`` argument names of the object's classes -> whether a contract
         of that name loads objects, the verdict on each key of the object: the same for those
-        names that are property names, and skip ``?``); None (a problem recorded) when the
-        class cannot be loaded. The header's text fields are strings."""
+        names that are property names, and skip ``?``, the keys whose verdict is to skip them);
+        None (a problem recorded) when the class cannot be loaded. The header's text fields are
+        strings. The classes of headers without classVersion and package are also kept by
+        type name (``usual``)."""
         key = (header["type"], header.get("classVersion"), header.get("package"))
         found = self.declared.get(key)
         if found is None:
@@ -201,16 +223,19 @@ class _ModelChecker:
                 declared = _declared_names(murano_type)
                 verdicts = {name: loads for name, loads in declared.items() if utils.is_keyword(name)}
                 verdicts["?"] = False
-                found = (declared, verdicts)
+                found = (declared, verdicts,
+                         frozenset(name for name, loads in verdicts.items() if not loads))
             self.declared[key] = found
         if isinstance(found, errors.MuranoError):
             path, location = _spelled(place)
             self.problem(found.type_name, f"{path}.?.type: {found}", location + ("?", "type"))
             return None
+        if key[1] is None and key[2] is None:
+            self.usual[key[0]] = found
         return found
 
 
-_UNKNOWN_CLASS = (None, {"?": False})  # ``declared_names`` of an object whose class is not known
+_UNKNOWN_CLASS = (None, {"?": False}, frozenset("?"))  # ``declared_names`` of an object whose class is not known
 _DOCUMENT_TOP = (None, "$", False)  # a bare object model: ``$``, at no location
 
 
