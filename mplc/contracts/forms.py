@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from mplc import ir
-from mplc.contracts.schema import (NOT_CONSTANT, constant_value, contract_schema, json_value,
-                                   property_path)
+from mplc.contracts.schema import (NOT_CONSTANT, constant_value, contract_schema, json_key,
+                                   json_value, property_path)
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.namespaces import Namespaces
 from mplc.versioning import VersionError, parse_requirement, parse_version
@@ -455,7 +455,7 @@ def _static_value(value: ir.Value, this: dict[str, Any]) -> Any:
             key, item = _static_value(key, this), _static_value(item, this)
             if key is NOT_CONSTANT or item is NOT_CONSTANT:
                 return NOT_CONSTANT
-            result[str(key)] = item
+            result[json_key(key)] = item
         return result
     constant = constant_value(value.tree)
     if constant is not NOT_CONSTANT:

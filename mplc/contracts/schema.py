@@ -46,7 +46,8 @@ def contract_schema(contract: ir.Contract,
     if isinstance(contract, ir.ContractDict):
         if not contract.fixed and contract.expression_key is None:
             return {"type": "object"}
-        properties = {str(key): contract_schema(spec, class_name) for key, spec in contract.fixed}
+        properties = {json_key(key): contract_schema(spec, class_name)
+                      for key, spec in contract.fixed}
         additional = False if contract.expression_key is None \
             else contract_schema(contract.expression_key[1], class_name)
         return {"type": "object", "properties": properties, "additionalProperties": additional}
@@ -62,6 +63,14 @@ def json_value(value: Any) -> Any:
     if isinstance(value, (datetime.date, datetime.datetime)):
         return value.isoformat()
     return value
+
+
+def json_key(key: Any) -> str:
+    """A YAML mapping key as a JSON object key, spelled as ``json.dumps`` spells it
+    (``true``, ``null``, ``2.5``), which is how the reference's keys reach its clients."""
+    if isinstance(key, bool) or key is None:
+        return {True: "true", False: "false", None: "null"}[key]
+    return str(key)
 
 
 def _list_schema(contract: ir.ContractList,
