@@ -18,6 +18,7 @@ empty dict) and a scalar constant contract is ``{"enum": [value]}`` (the referen
 from __future__ import annotations
 
 import datetime
+import operator
 from typing import Any, Callable
 
 from mplc import ir
@@ -33,6 +34,9 @@ _BOUNDS = {
     "#operator_<=": ("maximum", "exclusiveMaximum", False),
 }
 _OBJECT_TYPE = "muranoObject"
+_ARITHMETIC = {"#operator_+": operator.add, "#operator_-": operator.sub,
+               "#operator_*": operator.mul, "#operator_/": operator.truediv,
+               "#operator_mod": operator.mod}
 
 
 def contract_schema(contract: ir.Contract,
@@ -226,8 +230,27 @@ def constant_value(tree: ir.Expr) -> Any:
                                                        for a in tree.args):
             items = tuple(constant_value(item) for item in tree.args)
             return NOT_CONSTANT if NOT_CONSTANT in items else items
-        if tree.name == "#unary_operator_-" and len(tree.args) == 1:
+        if tree.name in ("#unary_operator_-", "#unary_operator_+") and len(tree.args) == 1:
             value = constant_value(tree.args[0])
             if _is_number(value):
-                return -value
+                return -value if tree.name == "#unary_operator_-" else value
+        if tree.name in _ARITHMETIC and len(tree.args) == 2:
+            return _arithmetic(tree.name, constant_value(tree.args[0]),
+                               constant_value(tree.args[1]))
     return NOT_CONSTANT
+
+
+def _arithmetic(operator: str, left: Any, right: Any) -> Any:
+    """yaql's arithmetic on two constants (the reference evaluates any expression without
+    ``$`` as a bound): numbers, ``/`` of integers rounding down; ``+`` also joins strings and
+    lists."""
+    if operator == "#operator_+" and (isinstance(left, str) and isinstance(right, str)
+                                      or isinstance(left, tuple) and isinstance(right, tuple)):
+        return left + right
+    if not (_is_number(left) and _is_number(right)):
+        return NOT_CONSTANT
+    if operator in ("#operator_/", "#operator_mod") and right == 0:
+        return NOT_CONSTANT
+    if operator == "#operator_/" and isinstance(left, int) and isinstance(right, int):
+        return left // right
+    return _ARITHMETIC[operator](left, right)

@@ -44,6 +44,26 @@ PROPERTIES = [
       "properties": {"true": {"type": ["integer", "null"]}, "null": {"type": ["string", "null"]},
                      "2.5": {"type": ["boolean", "null"]}, "3": {}},
       "default": {"true": 1, "false": 2, "null": 3}}),
+    ("bounds computed from constants", """
+        Properties:
+          p:
+            Contract: $.int().check($ >= 1 + 2 and $ < 2 * 3).check($ > 7 / 2 and $ <= 7.0 / 2)
+        """,
+     {"type": ["integer", "null"], "minimum": 3, "exclusiveMinimum": True, "maximum": 3.5,
+      "exclusiveMaximum": False}),
+    ("more bounds computed from constants", """
+        Properties:
+          p:
+            Contract: $.int().check($ > 7 mod 3 and $ < 1 - 4).check($ > +3 and $ < 1 + 'a')
+        """,
+     {"type": ["integer", "null"], "minimum": 3, "exclusiveMinimum": True, "maximum": -3,
+      "exclusiveMaximum": True}),
+    ("a pattern and an enum computed from constants", """
+        Properties:
+          p:
+            Contract: $.string().check($.matches('^a' + 'b$')).check($ in ['a'] + ['b'])
+        """,
+     {"type": ["string", "null"], "pattern": "^ab$", "enum": ["a", "b"]}),
 ]
 
 
