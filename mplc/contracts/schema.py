@@ -62,6 +62,35 @@ def contract_schema(contract: ir.Contract,
     return {"enum": [json_value(contract.value)]}
 
 
+class ContractViolation(Exception):
+    """A constant value a contract refuses (the message says why, as the engine says it)."""
+
+
+def transformed(contract: ir.Contract | None, value: Any) -> Any:
+    """A constant value as an expression contract's ``string()``, ``int()``, ``bool()`` and
+    ``notNull()`` make it (``5`` through ``$.string()`` is ``"5"``); other parts of the contract
+    leave it as it is. Raises ContractViolation."""
+    if not isinstance(contract, ir.ContractExpression):
+        return value
+    for call in method_chain(contract.expression.tree) or ():
+        if call.name == "notNull" and value is None:
+            raise ContractViolation("null value violates notNull() contract")
+        if value is None or call.name not in ("string", "int", "bool"):
+            continue
+        if call.name == "bool":
+            value = bool(value)
+        elif call.name == "string" and not isinstance(value, str):
+            if not isinstance(value, int):
+                raise ContractViolation(f"Value {value!r} violates string() contract")
+            value = str(value)
+        elif call.name == "int":
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise ContractViolation(f"Value {value!r} violates int() contract") from None
+    return value
+
+
 def json_value(value: Any) -> Any:
     """A YAML scalar as JSON data (dates as ISO text, as the object model writes them)."""
     if isinstance(value, (datetime.date, datetime.datetime)):

@@ -7,7 +7,9 @@ import textwrap
 
 import pytest
 
+from mplc.cli import main
 from mplc.commands.schema import load_forms
+from mplc.contracts.forms import SchemaError
 from mplc.diagnostics import DiagnosticSink
 
 MANIFEST = """\
@@ -67,7 +69,68 @@ PROPERTIES = [
 ]
 
 
+# (case, class body, the class schema as the reference generates it, "$schema" left out)
+CLASSES = [
+    ("meta values pass through the meta classes' contracts", """
+        Meta:
+          - f:Section: {name: 5, title: 7, index: '1'}
+          - f:Section: {name: s2, index: 2.7}
+        Properties:
+          p:
+            Contract: $.string()
+            Meta:
+              - m:Title: {text: 5}
+              - m:Description: {text: true}
+              - f:Hidden: {visible: 'yes'}
+              - f:Position: {index: '3', section: 4}
+        """,
+     {"type": "object", "additionalProperties": False,
+      "formSections": {"5": {"index": 0, "title": "7"}, "s2": {"index": 1, "title": "s2"}},
+      "properties": {"p": {"type": ["string", "null"], "title": "5", "description": "True",
+                           "visible": True, "formIndex": 8, "formSection": "4"}}}),
+]
+
+
+@pytest.mark.parametrize("body, expected", [row[1:] for row in CLASSES],
+                         ids=[row[0] for row in CLASSES])
+def test_class_schema(tmp_path, body, expected):
+    schema = generate(tmp_path, body)[""]
+    assert schema.pop("$schema") == "http://json-schema.org/draft-04/schema#"
+    assert schema == expected
+
+
 @pytest.mark.parametrize("body, expected", [row[1:] for row in PROPERTIES],
                          ids=[row[0] for row in PROPERTIES])
 def test_property_schema(tmp_path, body, expected):
     assert generate(tmp_path, body)[""]["properties"]["p"] == expected
+
+
+# (case, class body, the engine's error type, mplc's message, line of the cause in Row.yaml)
+ERRORS = [
+    ("a meta value its contract refuses", """
+        Properties:
+          p:
+            Contract: $.string()
+            Meta:
+              - m:Title: {text: null}
+        """, "ContractViolation",
+     "[io.murano.metadata.Title.text] null value violates notNull() contract", 8),
+    ("a meta value int() cannot read", """
+        Meta:
+          - f:Section: {name: s, index: x}
+        """, "ContractViolation",
+     "[io.murano.metadata.forms.Section.index] Value 'x' violates int() contract", 5),
+]
+
+
+@pytest.mark.parametrize("body, error_type, message, line", [row[1:] for row in ERRORS],
+                         ids=[row[0] for row in ERRORS])
+def test_errors_name_the_line(tmp_path, capsys, body, error_type, message, line):
+    with pytest.raises(SchemaError) as caught:
+        generate(tmp_path, body)
+    assert (caught.value.type, str(caught.value), caught.value.pos.line) == (error_type, message,
+                                                                            line)
+    assert main(["schema", "--path", str(tmp_path / "rows"), "rows.Row"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"Row.yaml:{line}:" in err and message in err and "Traceback" not in err
