@@ -150,13 +150,17 @@ class FormsGenerator:
         return chosen
 
     def model_builders(self, root: _Declared) -> list[str]:
-        """Names of the static Public methods carrying an enabled ModelBuilder, sorted."""
+        """Names of the static Public methods carrying an enabled ModelBuilder, sorted. A method
+        whose Meta cannot be loaded is no model builder (the engine skips it silently)."""
         builders = []
         for name, (declared, method) in self._methods(root).items():
             if method.usage not in _STATIC_USAGES or not (
                     method.scope == "Public" or method.usage == "Action"):
                 continue
-            builder = self._method_meta(declared, name).get(MODEL_BUILDER)
+            try:
+                builder = self._method_meta(declared, name).get(MODEL_BUILDER)
+            except SchemaError:
+                continue
             if builder is not None and builder.values.get("enabled"):
                 builders.append(name)
         return sorted(builders)

@@ -134,3 +134,22 @@ def test_errors_name_the_line(tmp_path, capsys, body, error_type, message, line)
     out, err = capsys.readouterr()
     assert out == ""
     assert f"Row.yaml:{line}:" in err and message in err and "Traceback" not in err
+
+
+def test_a_method_whose_meta_cannot_load_is_no_model_builder(tmp_path):
+    """The reference's answer for this class has the keys "" and "fine"."""
+    schemas = generate(tmp_path, """
+        Methods:
+          broken:
+            Usage: Static
+            Scope: Public
+            Meta:
+              - m:ModelBuilder: {enabled: null}
+            Body: [Return: $]
+          fine:
+            Usage: Static
+            Scope: Public
+            Meta: [m:ModelBuilder]
+            Body: [Return: $]
+        """)
+    assert sorted(schemas) == ["", "fine"]
