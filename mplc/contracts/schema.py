@@ -108,7 +108,9 @@ def json_key(key: Any) -> str:
 
 def _list_schema(contract: ir.ContractList,
                  class_name: Callable[[str | ir.TypeName], str]) -> dict[str, Any]:
-    items = [contract_schema(item, class_name) for item in contract.items]
+    """Integer (and boolean) items state nothing, wherever they stand, as in the reference."""
+    items = [contract_schema(item, class_name) for item in contract.items
+             if not (isinstance(item, ir.ContractConstant) and isinstance(item.value, int))]
     schema: dict[str, Any] = {"type": "array"}
     if len(items) == 1:
         schema["items"] = items[0]

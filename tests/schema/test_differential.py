@@ -66,6 +66,14 @@ PROPERTIES = [
             Contract: $.string().check($.matches('^a' + 'b$')).check($ in ['a'] + ['b'])
         """,
      {"type": ["string", "null"], "pattern": "^ab$", "enum": ["a", "b"]}),
+    ("a list of integers only", "Properties: {p: {Contract: [5, 0, 3]}}", {"type": "array"}),
+    ("integers and booleans among list items state nothing", """
+        Properties:
+          p:
+            Contract: [true, $.int(), 7, $.string(), 1]
+        """,
+     {"type": "array", "items": [{"type": ["integer", "null"]}, {"type": ["string", "null"]}],
+      "additionalItems": {"type": ["string", "null"]}}),
 ]
 
 
