@@ -121,7 +121,7 @@ class LoadSession:
         self.model_classes = {}
         self.configs = {}
         self.keywords = set()  # property names of this load's data known to be keywords
-        self.direct_loads = {}  # (class, caller class) -> (its direct_writes, hierarchy_value_only)
+        self.direct_loads = {}  # (class, caller class) -> (direct_writes, hierarchy_value_only, whole_chain)
 
     def get(self, object_id):
         found = self.objects.get(object_id)
@@ -174,11 +174,18 @@ class LoadSession:
         self._initialize_object(obj, context, caller_type, properties)
         return obj
 
-    def _new_object(self, murano_type, owner, header, object_id):
+    def _new_object(self, murano_type, owner, header, object_id, whole=None):
         """A new object of the load as its parsed ``header`` describes it (its metadata as
-        plain data, which a class() contract has frozen, as the serialized model writes it)."""
-        obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None,
-                           header.get("name"), bridge.thaw(header.get("metadata")))
+        plain data, which a class() contract has frozen, as the serialized model writes it).
+        ``whole``: the ``_whole_chain`` of an object ``direct_writes`` builds, not destroyed:
+        made as ``MuranoObject.loaded_whole``."""
+        if whole is not None:
+            obj = MuranoObject.loaded_whole(murano_type, owner, object_id if self.keep_ids else None,
+                                            header.get("name"), bridge.thaw(header.get("metadata")),
+                                            whole[0])
+        else:
+            obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None,
+                               header.get("name"), bridge.thaw(header.get("metadata")))
         if header.get("destroyed"):
             obj.destroyed = True
         dependencies = header.get("dependencies")
@@ -204,16 +211,12 @@ class LoadSession:
         if murano_type is not None and not header.get("destroyed") and (
                 object_id is None or self.get(object_id) is None):
             caller_type = cc.scope  # the type the contract's code context has
-            direct = self.direct_loads.get((murano_type, caller_type))
-            if direct is None:
-                plan = murano_type.load_plan or load_plan(murano_type)
-                direct = self.direct_loads[murano_type, caller_type] = (
-                    plan.direct_writes(caller_type), plan.hierarchy_value_only())
-            groups, value_only = direct
+            groups, value_only, whole = self.direct_loads.get((murano_type, caller_type)) or self._direct_load(
+                murano_type, caller_type)
             if groups is not None:
                 if self.initializing and not value_only:
                     self.needs_second_pass = True
-                obj = self._new_object(murano_type, cc.owner, header, object_id)
+                obj = self._new_object(murano_type, cc.owner, header, object_id, whole)
                 write_directly(obj, groups, properties, caller_type, self)
                 self.add_whole_object(obj)
                 return obj
@@ -237,17 +240,13 @@ class LoadSession:
                 if parsed is not None and parsed[0] in accepted:
                     murano_type, properties, header = parsed
                     object_id = header.get("id")
-                    direct = direct_loads.get((murano_type, declaring_type))
-                    if direct is None:
-                        plan = murano_type.load_plan or load_plan(murano_type)
-                        direct = direct_loads[murano_type, declaring_type] = (
-                            plan.direct_writes(declaring_type), plan.hierarchy_value_only())
-                    groups, value_only = direct
+                    groups, value_only, whole = direct_loads.get((murano_type, declaring_type)) or (
+                        self._direct_load(murano_type, declaring_type))
                     if groups is not None and not header.get("destroyed") and (
                             object_id is None or self.get(object_id) is None):
                         if self.initializing and not value_only:
                             self.needs_second_pass = True
-                        obj = self._new_object(murano_type, owner, header, object_id)
+                        obj = self._new_object(murano_type, owner, header, object_id, whole)
                         try:
                             write_directly(obj, groups, properties, declaring_type, self)
                         except errors.ContractViolationException as error:
@@ -267,6 +266,14 @@ class LoadSession:
         except errors.ContractViolationException as error:
             raise prop.violation(error) from error
         return tuple(objects)
+
+    def _direct_load(self, murano_type, caller_type):
+        """``direct_loads[murano_type, caller_type]``, made."""
+        plan = murano_type.load_plan or load_plan(murano_type)
+        groups = plan.direct_writes(caller_type)
+        direct = self.direct_loads[murano_type, caller_type] = (
+            groups, plan.hierarchy_value_only(), None if groups is None else plan.whole_chain())
+        return direct
 
     def add_whole_object(self, obj):
         """Queue the initialisation of an object ``direct_writes`` built: consecutive ones
@@ -583,6 +590,13 @@ class LoadPlan:
             view = self.caller_views[key] = part.caller_view(caller_type)
         return view
 
+    def whole_chain(self):
+        """``_whole_chain(self.murano_type)``, once."""
+        whole = self._whole
+        if whole is NO_VALUE:
+            whole = self._whole = _whole_chain(self.murano_type)
+        return whole
+
     def direct_writes(self, caller_type):
         """``direct_writes(self.murano_type, caller_type)``, once per caller class."""
         try:
@@ -776,7 +790,10 @@ class _WholeObjects(list):
 
     def __call__(self, executor):
         for obj in self:
-            initialize_whole(obj, executor)
+            if obj._parents is None:  # MuranoObject.loaded_whole: its parts come initialised
+                obj.initialized = True
+            else:
+                initialize_whole(obj, executor)
 
 
 def initialize_whole(obj, executor):

@@ -657,6 +657,26 @@ class MuranoObject:
         obj.destruction_dependencies = ()
         return obj
 
+    @staticmethod
+    def loaded_whole(murano_type, owner, object_id, name, metadata, extension):
+        """A new object of a model load that ``built_whole`` could build: no properties yet, not
+        initialised (the load marks it once done); its parts after its own are made, initialised,
+        on first use of ``parents``."""
+        obj = _new_object(MuranoObject)
+        obj.type = murano_type
+        obj._owner = owner
+        obj.object_id = object_id or generate_id()
+        obj.name = name
+        obj.metadata = metadata
+        obj.this = None
+        obj.properties = {}
+        obj._parents = None if murano_type.whole_parts else {}
+        obj.real_this = obj
+        obj.initialized = obj.destroyed = obj.doomed = False
+        obj.extension = extension
+        obj.destruction_dependencies = ()
+        return obj
+
     @property
     def parents(self):
         """The parts of the parent classes' by class name."""
