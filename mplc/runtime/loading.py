@@ -120,7 +120,7 @@ class LoadSession:
         self.parsed = {}
         self.model_classes = {}
         self.configs = {}
-        self.keywords = set()  # property names of this load's data known to be keywords
+        self.keywords = {"?"}  # property names of this load's data known to be keywords, and ?
         self.direct_loads = {}  # (class, caller class) -> (direct_writes, hierarchy_value_only, whole_chain)
 
     def get(self, object_id):
@@ -179,13 +179,15 @@ class LoadSession:
         plain data, which a class() contract has frozen, as the serialized model writes it).
         ``whole``: the ``_whole_chain`` of an object ``direct_writes`` builds, not destroyed:
         made as ``MuranoObject.loaded_whole``."""
+        metadata = header.get("metadata")
+        if metadata is not None:
+            metadata = bridge.thaw(metadata)
         if whole is not None:
             obj = MuranoObject.loaded_whole(murano_type, owner, object_id if self.keep_ids else None,
-                                            header.get("name"), bridge.thaw(header.get("metadata")),
-                                            whole[0])
+                                            header.get("name"), metadata, whole[0])
         else:
             obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None,
-                               header.get("name"), bridge.thaw(header.get("metadata")))
+                               header.get("name"), metadata)
         if header.get("destroyed"):
             obj.destroyed = True
         dependencies = header.get("dependencies")
@@ -232,18 +234,22 @@ class LoadSession:
         one item spec checks each item alone), its error located at the item's index."""
         declaring_type = prop.declaring_type
         accepted = prop.accepted_classes
-        direct_loads = self.direct_loads
+        loaded = self.objects
+        kept = self.executor.objects if self.keep_ids else {}
+        last_type = groups = value_only = whole = None
         objects = []
         try:
             for index, item in enumerate(items):
                 parsed = self._parse_usual(item) if type(item) is dict else None
                 if parsed is not None and parsed[0] in accepted:
                     murano_type, properties, header = parsed
+                    if murano_type is not last_type:
+                        last_type = murano_type
+                        groups, value_only, whole = self.direct_loads.get((murano_type, declaring_type)) or (
+                            self._direct_load(murano_type, declaring_type))
                     object_id = header.get("id")
-                    groups, value_only, whole = direct_loads.get((murano_type, declaring_type)) or (
-                        self._direct_load(murano_type, declaring_type))
                     if groups is not None and not header.get("destroyed") and (
-                            object_id is None or self.get(object_id) is None):
+                            object_id is None or (object_id not in loaded and object_id not in kept)):
                         if self.initializing and not value_only:
                             self.needs_second_pass = True
                         obj = self._new_object(murano_type, owner, header, object_id, whole)
@@ -326,23 +332,20 @@ class LoadSession:
         names this load has met as keywords, a header of text fields (the header itself is
         returned, not a copy: loading only reads it) naming a class this load has resolved
         without classVersion or package."""
-        keywords = self.keywords
-        properties = {}
-        header = None
-        for key, value in data.items():
-            if key in keywords:
-                properties[key] = value if type(value) in _SCALAR_TYPES else bridge.finalize(value)
-            elif key == "?":
-                header = value
-            else:
-                return None
+        header = data.get("?")
         if type(header) is not dict or "classVersion" in header or "package" in header or not (
                 _SCALAR_TYPES.issuperset(map(type, header.values()))
                 and _SCALAR_TYPES.issuperset(map(type, header))):
             return None
         murano_type = self.model_classes.get((header.get("type"), None, None))
-        if murano_type is None:
+        if murano_type is None or not self.keywords.issuperset(data):
             return None
+        properties = dict(data)
+        del properties["?"]
+        if not _SCALAR_TYPES.issuperset(map(type, properties.values())):
+            for key, value in properties.items():
+                if type(value) not in _SCALAR_TYPES:
+                    properties[key] = bridge.finalize(value)
         return murano_type, properties, header
 
     def _parse(self, data, scope, frozen):
