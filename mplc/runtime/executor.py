@@ -240,15 +240,19 @@ class Executor:
     def class_version(self, name, class_version, package_name=None):
         """The class an object model names: ``classVersion`` picks the exact version, else the
         newest of its major.minor, else of its major (``mplc.versioning.select_class_version``);
-        none means the newest. ``package_name`` limits the search to that package."""
+        none means the newest. ``package_name`` limits the search to that package (which not
+        holding the class is NoClassFound, as in the reference)."""
         holders = {package.version: package
                    for versions in self.packages.values() for package in versions
                    if name in package.class_specs
                    and (package_name is None or package.name == package_name)}
         if not holders:
-            if package_name is not None and package_name not in self.packages:
+            if package_name is None:
+                raise errors.NoPackageForClassFound(name)
+            if package_name not in self.packages:
                 raise errors.NoPackageFound(package_name)
-            raise errors.NoPackageForClassFound(name)
+            newest = max(self.packages[package_name], key=lambda package: package.version)
+            raise errors.NoClassFound(name, [newest])
         if class_version is None or str(class_version).strip() == "":
             chosen = max(holders)
         else:
