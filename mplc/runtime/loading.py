@@ -120,7 +120,8 @@ class LoadSession:
         self.parsed = {}
         self.model_classes = {}
         self.configs = {}
-        self.keywords = {"?"}  # property names of this load's data known to be keywords, and ?
+        self.keywords = set()  # property names of this load's data known to be keywords
+        self.usual_keys = {"?"}  # the keywords and ?: the keys of a usual object (``_parse_usual``)
         self.direct_loads = {}  # (class, caller class) -> (direct_writes, hierarchy_value_only, whole_chain)
 
     def get(self, object_id):
@@ -338,7 +339,7 @@ class LoadSession:
                 and _SCALAR_TYPES.issuperset(map(type, header))):
             return None
         murano_type = self.model_classes.get((header.get("type"), None, None))
-        if murano_type is None or not self.keywords.issuperset(data):
+        if murano_type is None or not self.usual_keys.issuperset(data):
             return None
         properties = dict(data)
         del properties["?"]
@@ -358,6 +359,7 @@ class LoadSession:
         if not keywords.issuperset(properties):
             properties = utils.filter_parameters_dict(properties)
             keywords.update(properties)
+            self.usual_keys.update(properties)
         return murano_type, properties, header
 
     def _restore_destruction_dependencies(self, obj, dependencies):
