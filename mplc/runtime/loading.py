@@ -69,6 +69,10 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
 
 
 _TEXT_OR_NONE = (str, type(None))
+
+
+def _all_mappings(items) -> bool:
+    return all(type(item) is dict for item in items)
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
 
 
@@ -344,8 +348,10 @@ class LoadSession:
         properties = dict(data)
         del properties["?"]
         if not _SCALAR_TYPES.issuperset(map(type, properties.values())):
+            owned_lists = (murano_type.load_plan or load_plan(murano_type)).owned_lists()
             for key, value in properties.items():
-                if type(value) not in _SCALAR_TYPES:
+                if type(value) not in _SCALAR_TYPES and not (
+                        key in owned_lists and type(value) is list and _all_mappings(value)):
                     properties[key] = bridge.finalize(value)
         return murano_type, properties, header
 
@@ -548,7 +554,7 @@ class LoadPlan:
 
     __slots__ = ("murano_type", "config_names", "init", "entries", "init_takes_context", "native_class",
                  "caller_views", "value_only", "_hierarchy_value_only", "_direct_writes", "_accepted_writes",
-                 "_whole")
+                 "_whole", "_owned_lists")
 
     def __init__(self, murano_type):
         properties = murano_type.properties
@@ -579,6 +585,7 @@ class LoadPlan:
         self._direct_writes = {}
         self._accepted_writes = {}
         self._whole = NO_VALUE
+        self._owned_lists = None
 
     def hierarchy_value_only(self) -> bool:
         """Whether every property of the class and its ancestors is ``value_only``."""
@@ -594,6 +601,23 @@ class LoadPlan:
         if view is None:
             view = self.caller_views[key] = part.caller_view(caller_type)
         return view
+
+    def owned_lists(self) -> frozenset:
+        """Names of the properties that take a list of object mappings from a class() contract's
+        load as it is, not frozen (``LoadSession._parse_usual``): their one declaration in the
+        hierarchy is a model property whose contract is a list of class() (it builds objects of
+        the mappings either way), and no class of the hierarchy has ``.init`` or a native
+        constructor (which could take the list as it is)."""
+        if self._owned_lists is None:
+            murano_type = self.murano_type
+            types = (murano_type, *murano_type.ancestors())
+            names = ()
+            if not any(load_plan(part_type).init_takes_context for part_type in types):
+                names = [name for part_type in types for name, spec, is_init_argument, source in load_plan(part_type).entries
+                         if source is _MODEL and not is_init_argument and spec.object_contract is True
+                         and len(murano_type.declarations(name)) == 1]
+            self._owned_lists = frozenset(names)
+        return self._owned_lists
 
     def whole_chain(self):
         """``_whole_chain(self.murano_type)``, once."""
