@@ -382,53 +382,57 @@ def new_object(context, engine, type_name, *properties):
 
 
 class NewObject:
-    """``new(Name, name => value, ...)`` with a constant class name at one call site: the class
+    """``new(Name, name => value, ...)`` with a constant class name at one call site, the
+    property names (``names``) given in order and their values passed positionally: the class
     the name resolves to is remembered per names scope (kept by the scope's class in its
     ``call_sites``: another package's class may see another class under the name), as an
     ``AcceptedNew`` for the first caller class when that builds the class's objects. Its value
     is frozen (an object: ``result`` leaves it as it is)."""
 
-    __slots__ = ("class_name",)
+    __slots__ = ("class_name", "names")
 
-    def __init__(self, class_name: str):
+    def __init__(self, class_name: str, names: tuple = ()):
         self.class_name = class_name
+        self.names = names
 
-    def __call__(self, context, engine, *properties):
-        executor = _ACTIVE_EXECUTORS[-1]
+    def __call__(self, context, engine, *values):
         if type(context) is CallContext:
             method_data = context._parent_context._data
             scope = method_data.get(_NAMES_SCOPE_KEY)
             if type(scope) is MuranoType:
                 site = scope.call_sites.get(self)
                 if type(site) is AcceptedNew and site.caller_type is method_data.get(_TYPE_KEY, NO_VALUE) \
-                        and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
-                    for _, value in properties:
+                        and _OBJECT_SIZE <= _MEMORY_QUOTAS[engine]:
+                    for value in values:
                         if not (type(value) is int and _MINUS_SMALL < value < _SMALL
                                 or type(value) is tuple and len(value) < SHORT):
                             quota(engine, value)
+                    executor = _ACTIVE_EXECUTORS[-1]
                     if executor.loading is None and executor.class_configs is None and not executor.dry_run:
-                        values = {}
+                        properties = {}
                         for name, prop, position in site.sources:
                             if position < 0:
                                 value = prop.checked_default
                             else:
-                                value = properties[position][1]
+                                value = values[position]
                                 if type(value) not in prop.accepted_types:
                                     value = prop.accepted_value(value)
                             if value is NO_VALUE:
                                 break
-                            values[name] = value
+                            properties[name] = value
                         else:
-                            created = _built_whole(site.murano_type, values, site.extension)
+                            created = _built_whole(site.murano_type, properties, site.extension)
                             executor.objects[created.object_id] = created
                             return created
+        executor = _ACTIVE_EXECUTORS[-1]
+        properties = tuple(zip(self.names, values))
         scope, caller_type = _names_scope_and_type(context)
         if type(scope) is MuranoType:
             site = scope.call_sites.get(self)
             if site is None:
                 reference = executor.find_class(self.class_name, scope).reference
                 site = scope.call_sites[self] = load_plan(reference.type).accepted_new(
-                    reference, caller_type, [name for name, _ in properties]) or reference
+                    reference, caller_type, self.names) or reference
             reference = site if type(site) is TypeReference else site.reference
         else:
             reference = executor.find_class(self.class_name, scope).reference
@@ -437,6 +441,7 @@ class NewObject:
 
 _ACTIVE_EXECUTORS = Executor._active  # ``Executor.current()`` is its last
 _OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
+_MEMORY_QUOTAS = bridge.MEMORY_QUOTAS
 _built_whole = MuranoObject.built_whole
 
 
