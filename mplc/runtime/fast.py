@@ -306,11 +306,10 @@ def selected_result(receiver, site, loop, context, engine, *values):
     inline per item, each value finalized as ``finalize`` reads the lazy map, before the next
     item is taken; ``values``: the body's variables it reads), with no map and no second
     iterator limit. Other receivers: the site, then ``result``."""
-    if type(receiver) not in site.query_receivers or site.query is not _select \
-            or getattr(site.arguments[0], "item_function", None) is None \
-            or not _LOOPS_APPLY[engine] or not site.library(context):
-        return bridge.result(site(receiver, context, engine))
-    return loop(_iterable(receiver, engine), context, engine, *values)
+    if site.item_query is _select and type(receiver) in site.query_receivers and _LOOPS_APPLY[engine] \
+            and site.library(context):
+        return loop(_iterable(receiver, engine), context, engine, *values)
+    return bridge.result(site(receiver, context, engine))
 
 
 def selected_where(receiver, where_site, select_site, loop, context, engine, *values):
@@ -320,14 +319,11 @@ def selected_where(receiver, where_site, select_site, loop, context, engine, *va
     one pass, with no filter, no map and no second iterator limit (the filtered items never
     outnumber the receiver's). Otherwise the ``where`` site, then the ``select`` site, then
     ``result``."""
-    if type(receiver) not in where_site.query_receivers or where_site.query is not _where \
-            or select_site.query is not _select \
-            or getattr(where_site.arguments[0], "item_function", None) is None \
-            or getattr(select_site.arguments[0], "item_function", None) is None \
-            or not _LOOPS_APPLY[engine] or not where_site.library(context) \
-            or not select_site.library(context):
-        return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
-    return loop(_iterable(receiver, engine), context, engine, *values)
+    if where_site.item_query is _where and select_site.item_query is _select \
+            and type(receiver) in where_site.query_receivers and _LOOPS_APPLY[engine] \
+            and where_site.library(context) and select_site.library(context):
+        return loop(_iterable(receiver, engine), context, engine, *values)
+    return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
 
 
 KEPT = SCALARS | {MuranoObject}
@@ -789,10 +785,12 @@ class MethodCall:
     functions of the arguments, evaluated in order only when the fast path is taken.
     ``queries``: the module's Format has yaql's standard library, so the methods ``QUERIES``
     lists run directly on their receiver types where nothing else defines the name.
+    ``item_query``: that query when its one argument has an item function (a generated query
+    loop may stand for it), else None.
     """
 
     __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "query", "query_receivers",
-                 "library_parent")
+                 "item_query", "library_parent")
 
     def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False):
         self.name = name
@@ -803,6 +801,8 @@ class MethodCall:
                                    for argument in arguments)
         query = QUERIES.get((name, len(arguments))) or QUERIES.get((name, None))
         self.query, self.query_receivers = query if queries and query else (None, ())
+        self.item_query = self.query if len(arguments) == 1 and getattr(
+            arguments[0], "item_function", None) is not None else None
         self.library_parent = _no_parent
 
     def library(self, context) -> bool:
