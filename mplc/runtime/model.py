@@ -621,7 +621,7 @@ class MuranoObject:
         obj = _new_object(MuranoObject)
         obj.type = murano_type
         obj._owner = obj.name = obj.metadata = obj.this = None
-        obj.object_id = generate_id()
+        obj.object_id = _ids_ahead.pop() if _ids_ahead else generate_id()
         obj.properties = properties
         obj._parents = None if murano_type.whole_parts else {}
         obj.real_this = obj
