@@ -3,8 +3,7 @@ results, destroying unreachable objects.
 
 Serialisation follows the reference's passes: an object is written inline under the object
 that owns it; an object met elsewhere first is a reference, and one that no owner chain wrote
-is moved inline to its first reference; what is left becomes the referenced object's id (or
-is dropped, where the reference drops it, for objects written nowhere).
+is moved inline to its first reference; what is left becomes the referenced object's id.
 """
 
 from __future__ import annotations
@@ -336,19 +335,11 @@ class _Writer:
         containers[0][key] = written
 
     def _finish_references(self):
-        dropped = {}
+        """Every reference left is to an object written somewhere (the tree moved the others
+        inline) or, where references are allowed, to any object: its id."""
         for containers, key, obj in self.references:
-            if obj.object_id in self.written or self.allow_refs:
-                for container in containers:
-                    container[key] = obj.object_id
-            else:
-                dropped.setdefault(id(containers[0]), (containers, []))[1].append(key)
-        for containers, keys in dropped.values():
-            if isinstance(containers[0], list):
-                keys.sort(reverse=True)
             for container in containers:
-                for key in keys:
-                    del container[key]
+                container[key] = obj.object_id
         self.references = []
 
     def object(self, obj):
