@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from mplc import ir
-from mplc.contracts.schema import (NOT_CONSTANT, constant_value, contract_schema, json_value,
-                                   property_path)
+from mplc.contracts.schema import (NOT_CONSTANT, ContractViolation, constant_value,
+                                   contract_schema, json_key, json_value, property_path,
+                                   transformed)
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.namespaces import Namespaces
 from mplc.versioning import VersionError, parse_requirement, parse_version
@@ -149,13 +150,17 @@ class FormsGenerator:
         return chosen
 
     def model_builders(self, root: _Declared) -> list[str]:
-        """Names of the static Public methods carrying an enabled ModelBuilder, sorted."""
+        """Names of the static Public methods carrying an enabled ModelBuilder, sorted. A method
+        whose Meta cannot be loaded is no model builder (the engine skips it silently)."""
         builders = []
         for name, (declared, method) in self._methods(root).items():
             if method.usage not in _STATIC_USAGES or not (
                     method.scope == "Public" or method.usage == "Action"):
                 continue
-            builder = self._method_meta(declared, name).get(MODEL_BUILDER)
+            try:
+                builder = self._method_meta(declared, name).get(MODEL_BUILDER)
+            except SchemaError:
+                continue
             if builder is not None and builder.values.get("enabled"):
                 builders.append(name)
         return sorted(builders)
@@ -313,21 +318,34 @@ class FormsGenerator:
         return self._merged_meta(declared, entries_of)
 
     def _meta_values(self, entry: ir.MetaEntry, meta_class: _Declared) -> dict[str, Any]:
-        """The meta object's properties: the given values, then the meta class's defaults."""
+        """The meta object's properties: the given values, then the meta class's defaults, each
+        passed through its property's contract as the engine loads the meta object."""
         values: dict[str, Any] = {}
+        unknown: set[str] = set()
         for name, value in entry.values:
-            values[name] = self._static(value, values)
+            values[name] = self._static(value, values, unknown, name)
+        contracts: dict[str, ir.Contract] = {}
         for declared, _ in self._hierarchy(meta_class):
             for prop in declared.cls.properties:
+                contracts.setdefault(prop.name, prop.contract)
                 if prop.name not in values:
                     values[prop.name] = None if prop.default is None \
-                        else self._static(prop.default, values)
+                        else self._static(prop.default, values, unknown, prop.name)
+        for name, contract in contracts.items():
+            if name not in unknown:
+                try:
+                    values[name] = transformed(contract, values[name])
+                except ContractViolation as violation:
+                    raise SchemaError(f"[{meta_class.cls.name}.{name}] {violation}",
+                                      "ContractViolation", entry.pos) from None
         return values
 
-    def _static(self, value: ir.Value, this: dict[str, Any]) -> Any:
-        """A value known without running anything; None (and a warning) for anything else."""
+    def _static(self, value: ir.Value, this: dict[str, Any], unknown: set[str], name: str) -> Any:
+        """A value known without running anything; None (and a warning, and ``name`` added to
+        ``unknown``) for anything else."""
         result = _static_value(value, this)
         if result is NOT_CONSTANT:
+            unknown.add(name)
             self._warn("value left out of the json-schema: it is not a constant", value.pos)
             return None
         return result
@@ -455,7 +473,7 @@ def _static_value(value: ir.Value, this: dict[str, Any]) -> Any:
             key, item = _static_value(key, this), _static_value(item, this)
             if key is NOT_CONSTANT or item is NOT_CONSTANT:
                 return NOT_CONSTANT
-            result[str(key)] = item
+            result[json_key(key)] = item
         return result
     constant = constant_value(value.tree)
     if constant is not NOT_CONSTANT:

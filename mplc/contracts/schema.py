@@ -18,6 +18,7 @@ empty dict) and a scalar constant contract is ``{"enum": [value]}`` (the referen
 from __future__ import annotations
 
 import datetime
+import operator
 from typing import Any, Callable
 
 from mplc import ir
@@ -33,6 +34,9 @@ _BOUNDS = {
     "#operator_<=": ("maximum", "exclusiveMaximum", False),
 }
 _OBJECT_TYPE = "muranoObject"
+_ARITHMETIC = {"#operator_+": operator.add, "#operator_-": operator.sub,
+               "#operator_*": operator.mul, "#operator_/": operator.truediv,
+               "#operator_mod": operator.mod}
 
 
 def contract_schema(contract: ir.Contract,
@@ -46,7 +50,8 @@ def contract_schema(contract: ir.Contract,
     if isinstance(contract, ir.ContractDict):
         if not contract.fixed and contract.expression_key is None:
             return {"type": "object"}
-        properties = {str(key): contract_schema(spec, class_name) for key, spec in contract.fixed}
+        properties = {json_key(key): contract_schema(spec, class_name)
+                      for key, spec in contract.fixed}
         additional = False if contract.expression_key is None \
             else contract_schema(contract.expression_key[1], class_name)
         return {"type": "object", "properties": properties, "additionalProperties": additional}
@@ -57,6 +62,35 @@ def contract_schema(contract: ir.Contract,
     return {"enum": [json_value(contract.value)]}
 
 
+class ContractViolation(Exception):
+    """A constant value a contract refuses (the message says why, as the engine says it)."""
+
+
+def transformed(contract: ir.Contract | None, value: Any) -> Any:
+    """A constant value as an expression contract's ``string()``, ``int()``, ``bool()`` and
+    ``notNull()`` make it (``5`` through ``$.string()`` is ``"5"``); other parts of the contract
+    leave it as it is. Raises ContractViolation."""
+    if not isinstance(contract, ir.ContractExpression):
+        return value
+    for call in method_chain(contract.expression.tree) or ():
+        if call.name == "notNull" and value is None:
+            raise ContractViolation("null value violates notNull() contract")
+        if value is None or call.name not in ("string", "int", "bool"):
+            continue
+        if call.name == "bool":
+            value = bool(value)
+        elif call.name == "string" and not isinstance(value, str):
+            if not isinstance(value, int):
+                raise ContractViolation(f"Value {value!r} violates string() contract")
+            value = str(value)
+        elif call.name == "int":
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise ContractViolation(f"Value {value!r} violates int() contract") from None
+    return value
+
+
 def json_value(value: Any) -> Any:
     """A YAML scalar as JSON data (dates as ISO text, as the object model writes them)."""
     if isinstance(value, (datetime.date, datetime.datetime)):
@@ -64,9 +98,19 @@ def json_value(value: Any) -> Any:
     return value
 
 
+def json_key(key: Any) -> str:
+    """A YAML mapping key as a JSON object key, spelled as ``json.dumps`` spells it
+    (``true``, ``null``, ``2.5``), which is how the reference's keys reach its clients."""
+    if isinstance(key, bool) or key is None:
+        return {True: "true", False: "false", None: "null"}[key]
+    return str(key)
+
+
 def _list_schema(contract: ir.ContractList,
                  class_name: Callable[[str | ir.TypeName], str]) -> dict[str, Any]:
-    items = [contract_schema(item, class_name) for item in contract.items]
+    """Integer (and boolean) items state nothing, wherever they stand, as in the reference."""
+    items = [contract_schema(item, class_name) for item in contract.items
+             if not (isinstance(item, ir.ContractConstant) and isinstance(item.value, int))]
     schema: dict[str, Any] = {"type": "array"}
     if len(items) == 1:
         schema["items"] = items[0]
@@ -217,8 +261,27 @@ def constant_value(tree: ir.Expr) -> Any:
                                                        for a in tree.args):
             items = tuple(constant_value(item) for item in tree.args)
             return NOT_CONSTANT if NOT_CONSTANT in items else items
-        if tree.name == "#unary_operator_-" and len(tree.args) == 1:
+        if tree.name in ("#unary_operator_-", "#unary_operator_+") and len(tree.args) == 1:
             value = constant_value(tree.args[0])
             if _is_number(value):
-                return -value
+                return -value if tree.name == "#unary_operator_-" else value
+        if tree.name in _ARITHMETIC and len(tree.args) == 2:
+            return _arithmetic(tree.name, constant_value(tree.args[0]),
+                               constant_value(tree.args[1]))
     return NOT_CONSTANT
+
+
+def _arithmetic(operator: str, left: Any, right: Any) -> Any:
+    """yaql's arithmetic on two constants (the reference evaluates any expression without
+    ``$`` as a bound): numbers, ``/`` of integers rounding down; ``+`` also joins strings and
+    lists."""
+    if operator == "#operator_+" and (isinstance(left, str) and isinstance(right, str)
+                                      or isinstance(left, tuple) and isinstance(right, tuple)):
+        return left + right
+    if not (_is_number(left) and _is_number(right)):
+        return NOT_CONSTANT
+    if operator in ("#operator_/", "#operator_mod") and right == 0:
+        return NOT_CONSTANT
+    if operator == "#operator_/" and isinstance(left, int) and isinstance(right, int):
+        return left // right
+    return _ARITHMETIC[operator](left, right)

@@ -175,9 +175,10 @@ class LoadSession:
         return obj
 
     def _new_object(self, murano_type, owner, header, object_id):
-        """A new object of the load as its parsed ``header`` describes it."""
+        """A new object of the load as its parsed ``header`` describes it (its metadata as
+        plain data, which a class() contract has frozen, as the serialized model writes it)."""
         obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None,
-                           header.get("name"), header.get("metadata"))
+                           header.get("name"), bridge.thaw(header.get("metadata")))
         if header.get("destroyed"):
             obj.destroyed = True
         dependencies = header.get("dependencies")

@@ -692,11 +692,16 @@ class MuranoObject:
 
     def subscribe_destruction(self, subscriber, handler=None):
         """Have ``subscriber`` destroyed before this object, with ``subscriber.<handler>(this)``
-        called first when a handler is named (once per subscriber and handler)."""
+        called first when a handler is named (once per subscriber and handler); a handler
+        the subscriber's class lacks is NoMethodFound, from GC and from a loaded model alike."""
+        if handler:
+            subscriber.type.find_single_method(handler)
         if not any(s is subscriber and h == handler for s, h in self.destruction_dependencies):
             self.destruction_dependencies += ((subscriber, handler),)
 
     def unsubscribe_destruction(self, subscriber, handler=None):
+        if handler:
+            subscriber.type.find_single_method(handler)
         self.destruction_dependencies = tuple(
             (s, h) for s, h in self.destruction_dependencies if not (s is subscriber and h == handler))
 

@@ -16,6 +16,7 @@ from mplc.runtime import bridge, errors, flow
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 HIDDEN_USAGES = ("Runtime", "Config")
+UNLOADED_USAGES = ("Runtime", "Config", "Static")
 SERIALIZE = "io.murano.metadata.engine.Serialize"
 DUMP_TYPES = ("Serializable", "Inline", "Mixed")
 
@@ -231,7 +232,8 @@ def _spelled(place):
 
 
 def _declared_names(murano_type):
-    """Property and ``.init`` argument names -> whether a contract of that name loads objects."""
+    """Property and ``.init`` argument names -> whether a contract of that name loads objects
+    (a Runtime, Config or Static property's model value is never loaded, so it loads none)."""
     names = {}
 
     def declare(name, loads_objects):
@@ -239,7 +241,7 @@ def _declared_names(murano_type):
 
     for part_type in (murano_type, *murano_type.ancestors()):
         for name, prop in part_type.properties.items():
-            declare(name, prop.spec.loads_objects)
+            declare(name, prop.spec.loads_objects and prop.usage not in UNLOADED_USAGES)
         init = part_type.methods.get(".init")
         if init is not None:
             for name, argument in init.arguments.items():

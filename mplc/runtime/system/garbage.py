@@ -12,16 +12,12 @@ class GarbageCollector:
     def subscribe_destruction(publisher: MuranoObject, subscriber: MuranoObject,
                               handler: str | None = None):
         publisher, subscriber = publisher.real_this, subscriber.real_this
-        if handler:
-            subscriber.type.find_single_method(handler)
         publisher.subscribe_destruction(subscriber, handler)
 
     @staticmethod
     def unsubscribe_destruction(publisher: MuranoObject, subscriber: MuranoObject,
                                 handler: str | None = None):
         publisher, subscriber = publisher.real_this, subscriber.real_this
-        if handler:
-            subscriber.type.find_single_method(handler)
         publisher.unsubscribe_destruction(subscriber, handler)
 
     @staticmethod
