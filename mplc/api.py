@@ -109,13 +109,16 @@ def compile_packages(paths: Iterable[str], output: str, *, force: bool = False,
 def load_source_packages(paths: Iterable[str], sink: DiagnosticSink,
                          default_format: str | None = None) -> list:
     """The IR of the source packages at ``paths``, plus the bundled core library when no
-    io.murano package is among them (what the forms schema is generated from)."""
-    from mplc.frontend import load_packages
+    io.murano package is among them (what the forms schema is generated from), statically
+    checked as compiling them would be: a class the reference could not load (a Meta entry
+    its meta class refuses, say) is an error here too."""
+    from mplc.frontend import check_packages, load_packages
 
     packages = load_packages(list(paths), sink, default_format=default_format)
     if not any(package.manifest.full_name == CORE_LIBRARY for package in packages) \
             and os.path.isdir(CORE_LIBRARY_PATH):
         packages.extend(load_packages([CORE_LIBRARY_PATH], sink))
+    check_packages(packages, sink)
     return packages
 
 

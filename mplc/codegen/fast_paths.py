@@ -321,12 +321,14 @@ class FastPaths:
             fast = _triple_call(at, fast_attribute(at, "range_of"), operand(args[0]))
         elif name == "new" and not self.legacy and _new_arguments(args):
             class_name = operand(args[0])
-            properties = [at.Tuple(elts=[at.Constant(value=arg.source.name), operand(arg.destination)],
-                                   ctx=ast.Load()) for arg in args[1:]]
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
-                site = self.builder.define(at, "N", self._site(at, "NewObject", class_name))
-                fast = at.Call(func=site, args=[load(at, "context"), load(at, "engine"), *properties], keywords=[])
+                names = at.Tuple(elts=[at.Constant(value=arg.source.name) for arg in args[1:]], ctx=ast.Load())
+                site = self.builder.define(at, "N", self._site(at, "NewObject", class_name, names))
+                fast = at.Call(func=site, args=[load(at, "context"), load(at, "engine"),
+                                                *[operand(arg.destination) for arg in args[1:]]], keywords=[])
             else:
+                properties = [at.Tuple(elts=[at.Constant(value=arg.source.name), operand(arg.destination)],
+                                       ctx=ast.Load()) for arg in args[1:]]
                 fast = at.Call(func=fast_attribute(at, "new_object"),
                                args=[load(at, "context"), load(at, "engine"), class_name, *properties],
                                keywords=[])

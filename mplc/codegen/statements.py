@@ -332,6 +332,8 @@ class StatementCompiler:
     def _assignment(self, node: ir.Assignment, scope: _Scope) -> list[ast.stmt]:
         at = PyAst(node.pos)
         value = self.builder.value(node.value)
+        if _is_runtime_call(value, "result"):
+            value = self._scalar_inline(at, value.args[0])
         fast = self.builder.fast and self.builder.fast.variable_assignment(node.target, value)
         if fast:
             return [fast]
@@ -341,6 +343,15 @@ class StatementCompiler:
         if self.builder.locals is not None and isinstance(root, ir.GetContextValue):
             statements.append(self.builder.locals.read_back(at, normal_variable_name(root.name)))
         return statements
+
+    def _scalar_inline(self, at: PyAst, code: ast.expr) -> ast.expr:
+        """``_r.result(code)`` with its test for a scalar inline: ``_tN if type(_tN := code) in
+        SCALARS else _r.result(_tN)``."""
+        value = self.builder.new_name("t")
+        named = at.NamedExpr(target=store(at, value), value=code)
+        is_scalar = at.Compare(left=at.Call(func=load(at, "type"), args=[named], keywords=[]),
+                               ops=[ast.In()], comparators=[self.builder.module_constant(at, "SCALARS")])
+        return at.IfExp(test=is_scalar, body=load(at, value), orelse=runtime_call(at, "result", load(at, value)))
 
     def _target(self, target: ir.AssignmentTarget) -> ast.expr:
         """The hoisted ``_r.target(root, steps, source)``: root is ``_r.variable(name)`` or a lazy object."""

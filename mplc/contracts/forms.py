@@ -24,6 +24,7 @@ from mplc.contracts.schema import (NOT_CONSTANT, ContractViolation, constant_val
                                    transformed)
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.namespaces import Namespaces
+from mplc.inheritance import visible_declarations
 from mplc.versioning import VersionError, parse_requirement, parse_version
 
 SCHEMA_URI = "http://json-schema.org/draft-04/schema#"
@@ -248,11 +249,30 @@ class FormsGenerator:
         return weights
 
     def _methods(self, root: _Declared) -> dict[str, tuple[_Declared, ir.Method]]:
+        """The methods ``root`` sees, by name; an ambiguous name (declared on two unrelated
+        paths) is left out, as the engine's model builder listing skips it."""
         found: dict[str, tuple[_Declared, ir.Method]] = {}
         for declared, _ in self._hierarchy(root):
             for method in declared.cls.methods:
-                found.setdefault(method.name, (declared, method))
+                if method.name not in found:
+                    visible = self._visible(root, "methods", method.name)
+                    if len(visible) == 1:
+                        found[method.name] = visible[0]
         return found
+
+    def _visible(self, root: _Declared, members: str, name: str) -> list[tuple[_Declared, Any]]:
+        """The declarations of property or method (``members``) ``name`` that ``root`` sees,
+        with their classes."""
+        owners: dict[int, _Declared] = {}
+
+        def declaration(declared: _Declared):
+            for member in getattr(declared.cls, members):
+                if member.name == name:
+                    owners[id(member)] = declared
+                    return member
+            return None
+        return [(owners[id(member)], member)
+                for member in visible_declarations(root, self._parents, declaration)]
 
     # --- meta -----------------------------------------------------------------------------------
 
@@ -363,7 +383,13 @@ class FormsGenerator:
         declarations: dict[str, tuple[_Declared, ir.Property]] = {}
         for declared, _ in self._hierarchy(root):
             for prop in declared.cls.properties:
-                declarations.setdefault(prop.name, (declared, prop))
+                if prop.name in declarations:
+                    continue
+                visible = self._visible(root, "properties", prop.name)
+                if len(visible) > 1:
+                    raise SchemaError(f'Found more than one property "{prop.name}"',
+                                      "AmbiguousPropertyNameError", root.cls.pos)
+                declarations[prop.name] = visible[0]
         for name, (declared, prop) in declarations.items():
             if prop.usage not in _FORM_USAGES:
                 continue

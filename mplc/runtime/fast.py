@@ -306,11 +306,10 @@ def selected_result(receiver, site, loop, context, engine, *values):
     inline per item, each value finalized as ``finalize`` reads the lazy map, before the next
     item is taken; ``values``: the body's variables it reads), with no map and no second
     iterator limit. Other receivers: the site, then ``result``."""
-    if type(receiver) not in site.query_receivers or site.query is not _select \
-            or getattr(site.arguments[0], "item_function", None) is None \
-            or not _LOOPS_APPLY[engine] or not site.library(context):
-        return bridge.result(site(receiver, context, engine))
-    return loop(_iterable(receiver, engine), context, engine, *values)
+    if site.item_query is _select and type(receiver) in site.query_receivers and _LOOPS_APPLY[engine] \
+            and site.library(context):
+        return loop(_iterable(receiver, engine), context, engine, *values)
+    return bridge.result(site(receiver, context, engine))
 
 
 def selected_where(receiver, where_site, select_site, loop, context, engine, *values):
@@ -320,14 +319,11 @@ def selected_where(receiver, where_site, select_site, loop, context, engine, *va
     one pass, with no filter, no map and no second iterator limit (the filtered items never
     outnumber the receiver's). Otherwise the ``where`` site, then the ``select`` site, then
     ``result``."""
-    if type(receiver) not in where_site.query_receivers or where_site.query is not _where \
-            or select_site.query is not _select \
-            or getattr(where_site.arguments[0], "item_function", None) is None \
-            or getattr(select_site.arguments[0], "item_function", None) is None \
-            or not _LOOPS_APPLY[engine] or not where_site.library(context) \
-            or not select_site.library(context):
-        return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
-    return loop(_iterable(receiver, engine), context, engine, *values)
+    if where_site.item_query is _where and select_site.item_query is _select \
+            and type(receiver) in where_site.query_receivers and _LOOPS_APPLY[engine] \
+            and where_site.library(context) and select_site.library(context):
+        return loop(_iterable(receiver, engine), context, engine, *values)
+    return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
 
 
 KEPT = SCALARS | {MuranoObject}
@@ -382,53 +378,57 @@ def new_object(context, engine, type_name, *properties):
 
 
 class NewObject:
-    """``new(Name, name => value, ...)`` with a constant class name at one call site: the class
+    """``new(Name, name => value, ...)`` with a constant class name at one call site, the
+    property names (``names``) given in order and their values passed positionally: the class
     the name resolves to is remembered per names scope (kept by the scope's class in its
     ``call_sites``: another package's class may see another class under the name), as an
     ``AcceptedNew`` for the first caller class when that builds the class's objects. Its value
     is frozen (an object: ``result`` leaves it as it is)."""
 
-    __slots__ = ("class_name",)
+    __slots__ = ("class_name", "names")
 
-    def __init__(self, class_name: str):
+    def __init__(self, class_name: str, names: tuple = ()):
         self.class_name = class_name
+        self.names = names
 
-    def __call__(self, context, engine, *properties):
-        executor = _ACTIVE_EXECUTORS[-1]
+    def __call__(self, context, engine, *values):
         if type(context) is CallContext:
             method_data = context._parent_context._data
             scope = method_data.get(_NAMES_SCOPE_KEY)
             if type(scope) is MuranoType:
                 site = scope.call_sites.get(self)
                 if type(site) is AcceptedNew and site.caller_type is method_data.get(_TYPE_KEY, NO_VALUE) \
-                        and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
-                    for _, value in properties:
+                        and _OBJECT_SIZE <= _MEMORY_QUOTAS[engine]:
+                    for value in values:
                         if not (type(value) is int and _MINUS_SMALL < value < _SMALL
                                 or type(value) is tuple and len(value) < SHORT):
                             quota(engine, value)
+                    executor = _ACTIVE_EXECUTORS[-1]
                     if executor.loading is None and executor.class_configs is None and not executor.dry_run:
-                        values = {}
+                        properties = {}
                         for name, prop, position in site.sources:
                             if position < 0:
                                 value = prop.checked_default
                             else:
-                                value = properties[position][1]
+                                value = values[position]
                                 if type(value) not in prop.accepted_types:
                                     value = prop.accepted_value(value)
                             if value is NO_VALUE:
                                 break
-                            values[name] = value
+                            properties[name] = value
                         else:
-                            created = _built_whole(site.murano_type, values, site.extension)
+                            created = _built_whole(site.murano_type, properties, site.extension)
                             executor.objects[created.object_id] = created
                             return created
+        executor = _ACTIVE_EXECUTORS[-1]
+        properties = tuple(zip(self.names, values))
         scope, caller_type = _names_scope_and_type(context)
         if type(scope) is MuranoType:
             site = scope.call_sites.get(self)
             if site is None:
                 reference = executor.find_class(self.class_name, scope).reference
                 site = scope.call_sites[self] = load_plan(reference.type).accepted_new(
-                    reference, caller_type, [name for name, _ in properties]) or reference
+                    reference, caller_type, self.names) or reference
             reference = site if type(site) is TypeReference else site.reference
         else:
             reference = executor.find_class(self.class_name, scope).reference
@@ -437,6 +437,7 @@ class NewObject:
 
 _ACTIVE_EXECUTORS = Executor._active  # ``Executor.current()`` is its last
 _OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
+_MEMORY_QUOTAS = bridge.MEMORY_QUOTAS
 _built_whole = MuranoObject.built_whole
 
 
@@ -784,10 +785,12 @@ class MethodCall:
     functions of the arguments, evaluated in order only when the fast path is taken.
     ``queries``: the module's Format has yaql's standard library, so the methods ``QUERIES``
     lists run directly on their receiver types where nothing else defines the name.
+    ``item_query``: that query when its one argument has an item function (a generated query
+    loop may stand for it), else None.
     """
 
     __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "query", "query_receivers",
-                 "library_parent")
+                 "item_query", "library_parent")
 
     def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False):
         self.name = name
@@ -798,6 +801,8 @@ class MethodCall:
                                    for argument in arguments)
         query = QUERIES.get((name, len(arguments))) or QUERIES.get((name, None))
         self.query, self.query_receivers = query if queries and query else (None, ())
+        self.item_query = self.query if len(arguments) == 1 and getattr(
+            arguments[0], "item_function", None) is not None else None
         self.library_parent = _no_parent
 
     def library(self, context) -> bool:

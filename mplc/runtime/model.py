@@ -9,13 +9,16 @@ reference's ambiguity rules, property usages and write rules, and yaql method st
 from __future__ import annotations
 
 import collections
+import operator
 import os
 
 from yaql.language import specs, utils, yaqltypes
 
+from mplc.inheritance import visible_declarations
 from mplc.runtime import bridge, contracts, errors
 
 NO_VALUE = utils.NO_VALUE
+_parents_of = operator.attrgetter("parents")
 WRITABLE_USAGES = ("Out", "InOut", "Runtime", "Static", "Config")
 INSTANCE_METHOD_USAGES = ("Runtime", "Action")
 
@@ -398,33 +401,9 @@ class MuranoType:
         is the same class)."""
         return other is self or (other.name == self.name and other.package is self.package)
 
-    def _symbol_chains(self, lookup):
-        queue = collections.deque([(self, ())])
-        while queue:
-            current, path = queue.popleft()
-            symbol = lookup(current)
-            if symbol is not None:
-                path = path + (symbol,)
-            if not current.parents:
-                if path:
-                    yield path
-            for parent in current.parents:
-                queue.append((parent, path))
-
     def choose_symbol(self, lookup):
-        """Candidates visible from this class: per inheritance path the nearest definition,
-        minus those overridden on another path (a chain that is the tail of a longer one)."""
-        chains = sorted(self._symbol_chains(lookup), key=len)
-        chosen = []
-        for i, chain in enumerate(chains):
-            if chain[0] in chosen:
-                continue
-            overridden = any(
-                len(other) >= len(chain) and all(a is b for a, b in zip(reversed(chain), reversed(other)))
-                for other in chains[i + 1:])
-            if not overridden:
-                chosen.append(chain[0])
-        return chosen
+        """The declarations ``lookup`` finds that this class sees (see ``visible_declarations``)."""
+        return visible_declarations(self, _parents_of, lookup)
 
     def find_method(self, name):
         return self.choose_symbol(lambda t: t.methods.get(name))
@@ -647,7 +626,7 @@ class MuranoObject:
         obj = _new_object(MuranoObject)
         obj.type = murano_type
         obj._owner = obj.name = obj.metadata = obj.this = None
-        obj.object_id = generate_id()
+        obj.object_id = _ids_ahead.pop() if _ids_ahead else generate_id()
         obj.properties = properties
         obj._parents = None if murano_type.whole_parts else {}
         obj.real_this = obj

@@ -3,8 +3,7 @@ results, destroying unreachable objects.
 
 Serialisation follows the reference's passes: an object is written inline under the object
 that owns it; an object met elsewhere first is a reference, and one that no owner chain wrote
-is moved inline to its first reference; what is left becomes the referenced object's id (or
-is dropped, where the reference drops it, for objects written nowhere).
+is moved inline to its first reference; what is left becomes the referenced object's id.
 """
 
 from __future__ import annotations
@@ -324,26 +323,17 @@ def type_string(murano_type) -> str:
     return text
 
 
-class _Reference:
-    """An object met where it is not owned: resolved after the tree is built."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj):
-        self.obj = obj
-
-
 class _Writer:
-    """``dependencies``: headers carry ``dependencies.onDestruction``; ``actions``: headers carry
-    ``_actions`` (both for a stored model, neither for ``dump()``)."""
+    """Writes one tree (``dump()``, ``render``): objects under their owners, references
+    resolved once the tree is built (see the module's docstring).
 
-    def __init__(self, serialization_type="Serializable", allow_refs=False, dependencies=False,
-                 actions=False):
+    A reference met in a container is recorded as ``(containers, key, obj)``: ``containers``
+    the output containers that hold a place for it, one per tree the writer writes."""
+
+    def __init__(self, serialization_type="Serializable", allow_refs=False):
         if serialization_type not in DUMP_TYPES:
             raise ValueError("Invalid Serialization Type")
         self.serialization_type = serialization_type
-        self.dependencies = dependencies
-        self.actions = actions
         self.allow_refs = allow_refs
         self.written = set()
         self.references = []
@@ -355,34 +345,28 @@ class _Writer:
         while self.references:
             pending, self.references = self.references, []
             moved = False
-            for container, key, reference in pending:
-                obj = reference.obj
-                if obj.object_id in self.written or (
-                        self.allow_refs and obj.owner is not None):
-                    self.references.append((container, key, reference))
+            for entry in pending:
+                containers, key, obj = entry
+                if obj.object_id in self.written or (self.allow_refs and obj.owner is not None):
+                    self.references.append(entry)
                     continue
-                container[key] = self.object(obj)
+                self.place(containers, key, self.object(obj))
                 moved = True
             if not moved:
                 break
         self._finish_references()
         return result
 
+    @staticmethod
+    def place(containers, key, written):
+        containers[0][key] = written
+
     def _finish_references(self):
-        dropped = collections.defaultdict(list)
-        for container, key, reference in self.references:
-            if reference.obj.object_id in self.written or self.allow_refs:
-                container[key] = reference.obj.object_id
-            else:
-                dropped[id(container)].append((container, key))
-        for entries in dropped.values():
-            container = entries[0][0]
-            if isinstance(container, list):
-                for _, index in sorted(entries, key=lambda entry: entry[1], reverse=True):
-                    del container[index]
-            else:
-                for _, key in entries:
-                    del container[key]
+        """Every reference left is to an object written somewhere (the tree moved the others
+        inline) or, where references are allowed, to any object: its id."""
+        for containers, key, obj in self.references:
+            for container in containers:
+                container[key] = obj.object_id
         self.references = []
 
     def object(self, obj):
@@ -401,10 +385,8 @@ class _Writer:
             header = {"type": murano_type if serialization_type == "Mixed" else (
                           murano_type.serialized_name or type_string(murano_type)),
                       "id": object_id, "name": obj.name, "metadata": obj.metadata}
-            if obj.destroyed or obj.destruction_dependencies:
-                self.header_state(obj, header)
-            if self.actions:
-                header["_actions"] = _actions(obj)
+            if obj.destroyed:
+                header["destroyed"] = True
             result = {"?": header}
         for name in names:
             if name in values:
@@ -417,60 +399,56 @@ class _Writer:
                 elif self.allow_refs and isinstance(value, MuranoObject) and _by_reference(obj, name):
                     result[name] = value.object_id
                 else:
-                    result[name] = self.value(value, real, result, name)
+                    result[name] = self.value(value, real, (result,), name)
         if serialization_type == "Inline":
             header = {murano_type: result, "id": object_id, "name": obj.name, "metadata": obj.metadata}
-            self.header_state(obj, header)
-            if self.actions:
-                header["_actions"] = _actions(obj)
+            if obj.destroyed:
+                header["destroyed"] = True
             return header
         return result
 
-    def header_state(self, obj, header):
-        """The header keys after the object's id, name and metadata, before its actions:
-        destroyed, and the destruction dependencies where this writer writes them."""
-        if obj.destroyed:
-            header["destroyed"] = True
-        if self.dependencies and obj.destruction_dependencies:
-            dependencies = [{"subscriber": subscriber.object_id, "handler": handler}
-                            for subscriber, handler in obj.destruction_dependencies
-                            if not (subscriber.destroyed or subscriber.doomed)]
-            if dependencies:
-                header["dependencies"] = {"onDestruction": dependencies}
-
-    def value(self, value, parent, container, key):
+    def value(self, value, parent, containers, key):
+        """What ``value`` (not a scalar) is written as, in each tree; ``containers`` are the
+        output containers that will hold it at ``key``."""
         value_type = type(value)
-        if value_type in _SCALAR_TYPES:
-            return value
         if value_type is MuranoObject:
-            return self.object_value(value, parent, container, key)
+            return self.object_value(value, parent, containers, key)
         if value_type is tuple or value_type is list:
             return self.sequence(value, parent)
         if isinstance(value, (str, int, float, bool)):
-            return value
+            return self.leaf(value)
         if isinstance(value, MuranoObject):
-            return self.object_value(value, parent, container, key)
+            return self.object_value(value, parent, containers, key)
         if isinstance(value, (MuranoType, TypeReference)):
-            return type_string(value)
+            return self.leaf(type_string(value))
         if isinstance(value, utils.MappingType):
-            result = {}
-            for item_key, item in value.items():
-                if isinstance(item_key, (MuranoType, TypeReference)):
-                    item_key = type_string(item_key)
-                result[item_key] = self.value(item, parent, result, item_key)
-            return result
+            return self.mapping(value, parent)
         if isinstance(value, (list, tuple, set, frozenset)):
             return self.sequence(value, parent)
+        return self.leaf(value)
+
+    @staticmethod
+    def leaf(value):
         return value
 
-    def object_value(self, value, parent, container, key):
+    def object_value(self, value, parent, containers, key):
         """An object inline where ``parent`` owns it (and it is not written yet), else a
         reference resolved when the tree is done. A class part (a cast) is written as that
         class, as the reference writes it."""
         if value.real_this._owner is parent and value.object_id not in self.written:
             return self.object(value)
-        self.references.append((container, key, _Reference(value)))
-        return None
+        self.references.append((containers, key, value))
+        return self.leaf(None)
+
+    def mapping(self, value, parent):
+        result = {}
+        containers = (result,)
+        for item_key, item in value.items():
+            if isinstance(item_key, (MuranoType, TypeReference)):
+                item_key = type_string(item_key)
+            result[item_key] = item if type(item) in _SCALAR_TYPES else self.value(
+                item, parent, containers, item_key)
+        return result
 
     def sequence(self, value, parent):
         result = []
@@ -483,10 +461,107 @@ class _Writer:
                     result.append(self.object(item))
                 else:
                     result.append(None)
-                    self.references.append((result, index, _Reference(item)))
+                    self.references.append(((result,), index, item))
             else:
-                result.append(self.value(item, parent, result, index))
+                result.append(self.value(item, parent, (result,), index))
         return result
+
+
+class _ModelWriter(_Writer):
+    """Writes a deployment's stored model and its copy in one walk: the same tree twice, every
+    container built once for each, the stored model's headers with ``_actions``; headers carry
+    ``dependencies.onDestruction``. ``tree`` and ``value`` give ``(model, copy)`` pairs."""
+
+    @staticmethod
+    def place(containers, key, written):
+        containers[0][key], containers[1][key] = written
+
+    @staticmethod
+    def leaf(value):
+        return value, value
+
+    def object(self, obj):
+        object_id = obj.object_id
+        self.written.add(object_id)
+        murano_type = obj.type
+        names = murano_type.written_property_names
+        if names is None:
+            names = murano_type.written_property_names = _written_property_names(obj)
+        entries = murano_type.action_entries
+        if entries is None:
+            entries = _action_entries(murano_type)
+        copy_header = {"type": murano_type.serialized_name or type_string(murano_type),
+                       "id": object_id, "name": obj.name, "metadata": obj.metadata}
+        if obj.destroyed or obj.destruction_dependencies:
+            _header_state(obj, copy_header)
+        header = copy_header.copy()
+        header["_actions"] = {f"{object_id}_{name}": dict(entry)
+                              for name, entry in entries.items()} if entries else {}
+        result = {"?": header}
+        copy = {"?": copy_header}
+        real = obj.real_this
+        values = real.properties
+        for name in names:
+            if name in values:
+                value = values[name]
+                value_type = type(value)
+                if value_type in _SCALAR_TYPES:
+                    result[name] = copy[name] = value
+                elif value_type is tuple:
+                    if value:
+                        result[name], copy[name] = self.sequence(value, real)
+                    else:
+                        result[name] = []
+                        copy[name] = []
+                else:
+                    result[name], copy[name] = self.value(value, real, (result, copy), name)
+        return result, copy
+
+    def mapping(self, value, parent):
+        result = {}
+        copy = {}
+        containers = (result, copy)
+        for item_key, item in value.items():
+            if isinstance(item_key, (MuranoType, TypeReference)):
+                item_key = type_string(item_key)
+            if type(item) in _SCALAR_TYPES:
+                result[item_key] = copy[item_key] = item
+            else:
+                result[item_key], copy[item_key] = self.value(item, parent, containers, item_key)
+        return result, copy
+
+    def sequence(self, value, parent):
+        result = []
+        copy = []
+        for index, item in enumerate(value):
+            item_type = type(item)
+            if item_type in _SCALAR_TYPES:
+                result.append(item)
+                copy.append(item)
+            else:
+                if item_type is MuranoObject:
+                    if item.real_this._owner is parent and item.object_id not in self.written:
+                        written, written_copy = self.object(item)
+                    else:
+                        written = written_copy = None
+                        self.references.append(((result, copy), index, item))
+                else:
+                    written, written_copy = self.value(item, parent, (result, copy), index)
+                result.append(written)
+                copy.append(written_copy)
+        return result, copy
+
+
+def _header_state(obj, header):
+    """The header keys of a stored model's object after its id, name and metadata: destroyed,
+    and the destruction dependencies on subscribers that live on."""
+    if obj.destroyed:
+        header["destroyed"] = True
+    dependencies = [{"subscriber": subscriber.object_id, "handler": handler}
+                    for subscriber, handler in obj.destruction_dependencies
+                    if not (subscriber.destroyed or subscriber.doomed)]
+    if dependencies:
+        header["dependencies"] = {"onDestruction": dependencies}
 
 
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
@@ -560,7 +635,7 @@ def render(value):
 
 def _render_value(value, writer, container, key):
     if isinstance(value, MuranoObject):
-        return writer.object_value(value, None, container, key)
+        return writer.object_value(value, None, (container,), key)
     if isinstance(value, (MuranoType, TypeReference)):
         return type_string(value)
     if isinstance(value, utils.MappingType):
@@ -593,10 +668,9 @@ def serialize_model(executor) -> dict:
     if executor.root is None:
         return {"Objects": None, "ObjectsCopy": None, "Attributes": []}
     from mplc.runtime.executor import collector_paused
-    writer = _Writer(dependencies=True, actions=True)
+    writer = _ModelWriter()
     with collector_paused():
-        objects = writer.tree(executor.root)
-        objects_copy = _Writer(dependencies=True).tree(executor.root)
+        objects, objects_copy = writer.tree(executor.root)
     attributes = [[object_id, owner, name, render(value)]
                   for (object_id, owner, name), value in executor.attributes.items()
                   if object_id in writer.written]
@@ -606,15 +680,6 @@ def serialize_model(executor) -> dict:
 ACTION_TEXTS = (("io.murano.metadata.Description", "description"),
                 ("io.murano.metadata.HelpText", "helpText"))
 TITLE = "io.murano.metadata.Title"
-
-
-def _actions(obj) -> dict:
-    """The ``_actions`` header entry of ``obj``: its class's action entries under the object's
-    id and the method name."""
-    entries = obj.type.action_entries
-    if entries is None:
-        entries = _action_entries(obj.type)
-    return {f"{obj.object_id}_{name}": dict(entry) for name, entry in entries.items()} if entries else {}
 
 
 def _action_entries(murano_type) -> dict:

@@ -121,6 +121,25 @@ def test_serialized_model_is_the_references_golden(cache_dir):
     assert again.serialize() == written
 
 
+def test_references_in_the_stored_model_and_its_copy_are_the_references_golden(cache_dir):
+    """Golden file written by the reference engine (``serialize_model``) from ``refs_model.json``
+    after ``deploy``: in both trees, objects inline where their owner writes them, ids for
+    forward, backward and repeated references (a null item kept), an object in a mapping
+    value; objects no owner writes (made by ``new()`` without one) inline at their first
+    reference, one of them owning nothing but referenced from inside the other. Their ids are
+    generated, named ``unowned`` and ``nested`` in the golden file."""
+    runtime = mplc.Runtime([os.path.join(DATA, "model_refs")], cache_dir=cache_dir)
+    with open(os.path.join(DATA, "refs_model.json")) as handle:
+        root = runtime.load(json.load(handle))
+    assert runtime.call(root, "deploy") == 4
+    text = json.dumps(runtime.serialize())
+    for obj in objects_of(runtime).values():
+        text = text.replace(obj.object_id, {10: "unowned", 11: "nested"}.get(obj.properties["value"],
+                                                                             obj.object_id))
+    with open(os.path.join(DATA, "refs_serialized.json")) as handle:
+        assert text == json.dumps(json.load(handle))
+
+
 def test_class_version_in_the_header_selects_the_class(runtime):
     model = node("a", 1)
     model["?"]["classVersion"] = "1.0.0"

@@ -72,3 +72,20 @@ def test_a_contract_naming_a_missing_class_is_a_diagnostic_at_the_contract(capsy
     assert err.startswith(f"{tmp_path / 'Holder.yaml'}:4:15: error: class Missing (named in a "
                           "contract of Holder) not found in ")
     assert "[NoClassFound]" in err and "$.class(Missing)" in err
+
+
+@pytest.mark.parametrize("meta, line, message", [
+    ("      - Solo\n      - Solo\n", 7, "meta class Solo has Cardinality One and is attached twice"),
+    ("      - Elsewhere\n", 6, "meta class Elsewhere does not apply to a property (Applies: Method)"),
+])
+def test_a_class_the_reference_cannot_load_for_its_meta_is_an_error(capsys, tmp_path, meta, line,
+                                                                    message):
+    """The reference builds every Meta entry of a class when it loads it; entries their meta
+    class refuses fail the load, so there is no schema (and ``mplc compile`` refuses them too)."""
+    (tmp_path / "Solo.yaml").write_text("Name: Solo\nUsage: Meta\nCardinality: One\n")
+    (tmp_path / "Elsewhere.yaml").write_text("Name: Elsewhere\nUsage: Meta\nApplies: Method\n")
+    (tmp_path / "Holder.yaml").write_text(
+        "Name: Holder\nProperties:\n  size:\n    Contract: $.int()\n    Meta:\n" + meta)
+    code, out, err = run(capsys, "--path", str(tmp_path), "Holder")
+    assert (code, out) == (1, "")
+    assert f"{tmp_path / 'Holder.yaml'}:{line}:9: error: {message} [E-META]" in err

@@ -161,3 +161,58 @@ def test_a_method_whose_meta_cannot_load_is_no_model_builder(tmp_path):
             Body: [Return: $]
         """)
     assert sorted(schemas) == ["", "fine"]
+
+
+def generate_hierarchy(tmp_path, classes: dict[str, str]):
+    """Schemas of rows.Row in a package of several classes (name -> body after ``Name:``)."""
+    package = tmp_path / "rows"
+    (package / "Classes").mkdir(parents=True)
+    (package / "manifest.yaml").write_text(
+        MANIFEST.replace("  rows.Row: Row.yaml\n",
+                         "".join(f"  rows.{name}: {name}.yaml\n" for name in classes)))
+    for name, body in classes.items():
+        (package / "Classes" / f"{name}.yaml").write_text(
+            f"Namespaces: {{=: rows}}\nName: {name}\n" + textwrap.dedent(body))
+    sink = DiagnosticSink()
+    forms = load_forms([str(package)], None, sink)
+    assert not sink.has_errors, sink.diagnostics
+    return forms.generate("rows.Row")
+
+
+BUILDER = """
+          Usage: Static
+          Scope: Public
+          Meta: [io.murano.metadata.ModelBuilder]
+          Body: [Return: 1]
+"""
+
+
+def test_a_property_declared_on_two_unrelated_paths_is_ambiguous(tmp_path):
+    """Row extends A (whose parent Base declares p) and B (which declares p): neither path's
+    declaration overrides the other's, and the reference fails with this error."""
+    with pytest.raises(SchemaError) as caught:
+        generate_hierarchy(tmp_path, {
+            "Row": "Extends: [A, B]\n",
+            "A": "Extends: Base\n",
+            "Base": "Properties:\n  p:\n    Contract: $.int()\n",
+            "B": "Properties:\n  p:\n    Contract: $.string()\n    Usage: Out\n",
+        })
+    assert (caught.value.type, str(caught.value)) == ("AmbiguousPropertyNameError",
+                                                      'Found more than one property "p"')
+    assert main(["schema", "--path", str(tmp_path / "rows"), "rows.Row"]) == 1
+
+
+def test_a_redeclaration_overrides_the_shared_parent_and_ambiguous_builders_are_left_out(tmp_path):
+    """Row extends A (redeclaring Base's p) and B (extending Base); build is declared by A and
+    by B. The reference's answer: p is A's string, and the builders are "" and "other"."""
+    schemas = generate_hierarchy(tmp_path, {
+        "Row": "Extends: [A, B]\n",
+        "A": "Extends: Base\nProperties:\n  p:\n    Contract: $.string()\nMethods:\n  build:"
+             + BUILDER + "  other:\n    Arguments:\n      - x:\n          Contract: $.int()"
+             + BUILDER.replace("\n          ", "\n    "),
+        "Base": "Properties:\n  p:\n    Contract: $.int()\n",
+        "B": "Extends: Base\nMethods:\n  build:" + BUILDER,
+    })
+    assert sorted(schemas) == ["", "other"]
+    assert schemas[""]["properties"] == {"p": {"type": ["string", "null"]}}
+    assert schemas["other"]["properties"] == {"x": {"type": ["integer", "null"]}}

@@ -30,13 +30,21 @@ def package_directory(package) -> str:
     compiled = package.spec.directory
     if compiled and os.path.isfile(os.path.join(compiled, "manifest.yaml")):
         return compiled
+    source = source_directory(package)
+    if source is None:
+        raise errors.MuranoError(f"Package {package} has no directory to read resources from")
+    return source
+
+
+def source_directory(package) -> str | None:
+    """The package's source directory: where its manifest.yaml sits above its classes' files."""
     for class_spec in package.class_specs.values():
         directory = os.path.dirname(class_spec.source_file or "")
         while directory and directory != os.path.dirname(directory):
             if os.path.isfile(os.path.join(directory, "manifest.yaml")):
                 return directory
             directory = os.path.dirname(directory)
-    raise errors.MuranoError(f"Package {package} has no directory to read resources from")
+    return None
 
 
 def resource_path(package, name: str) -> str:
@@ -70,12 +78,18 @@ class Resources:
     @staticmethod
     def string(this, context, name: str, owner: TypeReference | MuranoObject | None = None,
                binary: bool = False):
-        path = resource_path(Resources._package(this, context, owner), name)
-        if binary:
-            with open(path, "rb") as handle:
+        package = Resources._package(this, context, owner)
+        path = resource_path(package, name)
+        try:
+            with open(path, "rb" if binary else "r", encoding=None if binary else "utf-8") as handle:
                 return handle.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        except FileNotFoundError as error:
+            # named in the package's source, as the reference names it, not in mplc's cache
+            source = source_directory(package)
+            if source is None:
+                raise
+            raise FileNotFoundError(error.errno, error.strerror,
+                                    os.path.join(source, RESOURCES, name)) from None
 
     @staticmethod
     def json(this, context, name: str, owner: TypeReference | MuranoObject | None = None):
