@@ -69,11 +69,11 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
 
 
 _TEXT_OR_NONE = (str, type(None))
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
 
 
 def _all_mappings(items) -> bool:
     return all(type(item) is dict for item in items)
-_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
 
 
 def loads_in_one_pass(murano_type, properties) -> bool:
@@ -613,7 +613,8 @@ class LoadPlan:
             types = (murano_type, *murano_type.ancestors())
             names = ()
             if not any(load_plan(part_type).init_takes_context for part_type in types):
-                names = [name for part_type in types for name, spec, is_init_argument, source in load_plan(part_type).entries
+                names = [name for part_type in types
+                         for name, spec, is_init_argument, source in load_plan(part_type).entries
                          if source is _MODEL and not is_init_argument and spec.object_contract is True
                          and len(murano_type.declarations(name)) == 1]
             self._owned_lists = frozenset(names)

@@ -235,7 +235,8 @@ class _ModelChecker:
         return found
 
 
-_UNKNOWN_CLASS = (None, {"?": False}, frozenset("?"))  # ``declared_names`` of an object whose class is not known
+# ``declared_names`` of an object whose class is not known
+_UNKNOWN_CLASS = (None, {"?": False}, frozenset("?"))
 _DOCUMENT_TOP = (None, "$", False)  # a bare object model: ``$``, at no location
 
 
