@@ -648,6 +648,13 @@ class Executor:
             except errors.NoObjectFoundError as error:
                 raise errors.NoObjectFoundError(
                     error.object_id, reference_paths(model, error.object_id)) from None
+            except errors.MuranoError:
+                raise
+            except Exception as error:
+                # a Python error of a contract (a list contract of lengths only given items)
+                # is reported by its type and message, as one raised by a method's code
+                from mplc.runtime.flow import to_murano_exception
+                raise to_murano_exception(error, sys.exc_info()[2]) from None
             self.root = root
             if model.get("ObjectsCopy"):
                 collect_garbage(self)
