@@ -391,10 +391,10 @@ def list_of(value, cc: ContractContext, item_validators, min_length, max_length)
     length = len(value)
     if max_length is not None and not min_length <= length <= max_length:
         raise ContractViolationException(
-            f"Array length {length} is not within [{min_length}..{max_length}] range")
+            f"Array length {length} is not within [{min_length}..{max_length}] range", path=None)
     if length < min_length:
         raise ContractViolationException(
-            f"Array length {length} must not be less than {min_length}")
+            f"Array length {length} must not be less than {min_length}", path=None)
     if not item_validators:
         if value:
             # The reference indexes its spec for the item's contract and finds none.
@@ -407,7 +407,8 @@ def list_of(value, cc: ContractContext, item_validators, min_length, max_length)
         try:
             result.append(validator(item, cc))
         except ContractViolationException as error:
-            error.path = f"[{index}]{error.path}"
+            if error.path is not None:
+                error.path = f"[{index}]{error.path}"
             raise
     return tuple(result)
 
@@ -423,7 +424,7 @@ def dict_of(value, cc: ContractContext, fixed, key_validator, value_validator,
         value = {}
     if not isinstance(value, collections.abc.Mapping):
         raise ContractViolationException(
-            f"Value {format_scalar(value)} is not of a dictionary type")
+            f"Value {format_scalar(value)} is not of a dictionary type", path=None)
     if not fixed and key_validator is None:
         return value
     result = {}
@@ -444,14 +445,15 @@ def _dict_item(validator, item, cc, key):
     try:
         return validator(item, cc)
     except ContractViolationException as error:
-        error.path = f"[{format_scalar(key)}]{error.path}"
+        if error.path is not None:
+            error.path = f"[{format_scalar(key)}]{error.path}"
         raise
 
 
 def constant(value, cc: ContractContext, expected):
     if value != expected:
         raise ContractViolationException(
-            f"Value {format_scalar(value)} is not equal to {expected}")
+            f"Value {format_scalar(value)} is not equal to {expected}", path=None)
     return value
 
 

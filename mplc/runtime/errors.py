@@ -114,7 +114,10 @@ class NoClassFound(MuranoError):
 
 
 class ContractViolationException(MuranoError):
-    """A value broke a contract. ``path`` locates it inside the value (``[0]``, ``.key``)."""
+    """A value broke a contract. ``path`` locates it inside the value (``[0]``, ``['key']``):
+    where the contract expression that refused it sits. None: a list or dict contract's own
+    check refused it (a length, a constant, not a mapping), which the reference reports at the
+    contract's root, however deep."""
 
     def __init__(self, message="", path=""):
         super().__init__(message)

@@ -53,9 +53,7 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
         murano_type = executor.find_class(type_value)
     elif type_value:
         type_text, class_version, package = (
-            str(type_value), header.get("classVersion"), header.get("package"))
-        if type(class_version) not in _TEXT_OR_NONE or type(package) not in _TEXT_OR_NONE:
-            model_classes = None
+            str(type_value), header_text(header.get("classVersion")), header_text(header.get("package")))
         class_key = (type_text, class_version, package)
         murano_type = None if model_classes is None else model_classes.get(class_key)
         if murano_type is None:
@@ -68,7 +66,15 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
     return murano_type, spec, header
 
 
-_TEXT_OR_NONE = (str, type(None))
+def header_text(value):
+    """A header's ``classVersion`` or ``package`` as the reference reads it: text as it is, a
+    false value (``0``, ``''``) as none given, another value as ``str()`` writes it (``1`` the
+    version spec ``1``, ``[1]`` no spec at all)."""
+    if type(value) is str or value is None:
+        return value
+    return str(value) if value else None
+
+
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
 
 
@@ -180,19 +186,22 @@ class LoadSession:
         return obj
 
     def _new_object(self, murano_type, owner, header, object_id, whole=None):
-        """A new object of the load as its parsed ``header`` describes it (its metadata as
-        plain data, which a class() contract has frozen, as the serialized model writes it).
+        """A new object of the load as its parsed ``header`` describes it (its name and metadata
+        as plain data, which a class() contract has frozen, as the serialized model writes them:
+        the reference takes any value for either).
         ``whole``: the ``_whole_chain`` of an object ``direct_writes`` builds, not destroyed:
         made as ``MuranoObject.loaded_whole``."""
-        metadata = header.get("metadata")
+        name, metadata = header.get("name"), header.get("metadata")
+        if type(name) is not str and name is not None:
+            name = bridge.thaw(name)
         if metadata is not None:
             metadata = bridge.thaw(metadata)
         if whole is not None:
             obj = MuranoObject.loaded_whole(murano_type, owner, object_id if self.keep_ids else None,
-                                            header.get("name"), metadata, whole[0])
+                                            name, metadata, whole[0])
         else:
-            obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None,
-                               header.get("name"), metadata)
+            obj = MuranoObject(murano_type, owner, object_id if self.keep_ids else None, name,
+                               metadata)
         if header.get("destroyed"):
             obj.destroyed = True
         dependencies = header.get("dependencies")
@@ -261,7 +270,8 @@ class LoadSession:
                         try:
                             write_directly(obj, groups, properties, declaring_type, self)
                         except errors.ContractViolationException as error:
-                            error.path = f"[{index}]{error.path}"
+                            if error.path is not None:
+                                error.path = f"[{index}]{error.path}"
                             raise
                         self.add_whole_object(obj)
                         objects.append(obj)
@@ -269,7 +279,8 @@ class LoadSession:
                 try:
                     checked = apply_contract(prop.spec, declaring_type, [item], owner, owner, caller_type)[0]
                 except errors.ContractViolationException as error:
-                    error.path = f"[{index}]{error.path.removeprefix('[0]')}"
+                    if error.path is not None:
+                        error.path = f"[{index}]{error.path.removeprefix('[0]')}"
                     raise
                 if type(checked) is MuranoObject:
                     accepted.add(checked.type)

@@ -159,7 +159,7 @@ class MuranoProperty:
         """A violation of the contract as ``transform`` reports it: with the reference's
         ``[Class.prop<path>]`` prefix."""
         return errors.ContractViolationException(
-            f"[{self.declaring_type.name}.{self.name}{error.path}] {error}")
+            f"[{self.declaring_type.name}.{self.name}{error.path or ''}] {error}")
 
     def validate(self, value, this, owner, calling_type):
         """Check without converting, as a re-declaration up the hierarchy checks a written value;
@@ -248,7 +248,7 @@ class MuranoArgument:
             return apply_contract(self.spec, method.declaring_type, value, this, owner, calling_type)
         except errors.ContractViolationException as error:
             raise errors.ContractViolationException(
-                f"[{method.declaring_type.name}::{method.name}({self.name}{error.path})] {error}"
+                f"[{method.declaring_type.name}::{method.name}({self.name}{error.path or ''})] {error}"
             ) from error
 
     def check_type(self, value, calling_type):

@@ -13,6 +13,7 @@ import collections
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, flow
+from mplc.runtime.loading import header_text
 from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
 
 HIDDEN_USAGES = ("Runtime", "Config")
@@ -41,8 +42,6 @@ class InvalidObjectModel(errors.MuranoError):
 
 
 DOCUMENT_KEYS = ("Objects", "ObjectsCopy", "Attributes")
-HEADER_TEXT_FIELDS = ("id", "name", "classVersion", "package")
-_TEXT_OR_NONE = frozenset((str, type(None)))
 MODEL_ERROR = "InvalidObjectModel"
 
 
@@ -104,17 +103,9 @@ class _ModelChecker:
             header = self.header_of(data, place)
             if header is None:
                 return
-            type_name = header["type"]
-        texts_are_strings = _TEXT_OR_NONE.issuperset(map(type, header.values()))
-        if not texts_are_strings:
-            texts_are_strings = True
-            for field in HEADER_TEXT_FIELDS:
-                text = header.get(field)
-                if text is not None and not isinstance(text, str):
-                    texts_are_strings = False
-                    path, location = _spelled(place)
-                    self.problem(MODEL_ERROR, f"{path}.?.{field}: a string, not {text!r}",
-                                 location + ("?", field))
+            type_name = header.get("type")
+            if not type_name:
+                return  # its class is the contract's default: the load checks it
         object_id = header.get("id")
         if isinstance(object_id, str):
             if object_id in self.ids:
@@ -123,9 +114,11 @@ class _ModelChecker:
                              f"{_spelled(self.ids[object_id])[0]}", location + ("?", "id"))
             else:
                 self.ids[object_id] = place
-        if not texts_are_strings:
-            found = None
-        elif "classVersion" in header or "package" in header:
+        elif object_id is not None:
+            path, location = _spelled(place)
+            self.problem(MODEL_ERROR, f"{path}.?.id: a string, not {object_id!r}",
+                         location + ("?", "id"))
+        if "classVersion" in header or "package" in header:
             found = self.declared_names(header, place)
         else:
             found = self.usual.get(type_name) or self.declared_names(header, place)
@@ -157,7 +150,8 @@ class _ModelChecker:
                 self.value(value, (place, key, True))
 
     def header_of(self, data, place):
-        """The ``?`` mapping of an object with a class name, else None (a problem recorded)."""
+        """The ``?`` mapping of an object with a class name, or without one in a property (whose
+        contract gives the class), else None (a problem recorded)."""
         if not isinstance(data, dict):
             path, location = _spelled(place)
             self.problem("ValueError", f"{path}: an object is a mapping, not {type(data).__name__}",
@@ -174,6 +168,8 @@ class _ModelChecker:
                          location + ("?",))
             return None
         type_name = header.get("type")
+        if not type_name and place[0] is not None:
+            return header  # a property's object: the class() or template() contract names a class
         if not type_name:
             path, location = _spelled(place)
             self.problem("ValueError", f"{path}.?.type: a class name is required",
@@ -206,10 +202,10 @@ class _ModelChecker:
         """(property and ``.init`` argument names of the object's classes -> whether a contract
         of that name loads objects, the verdict on each key of the object: the same for those
         names that are property names, and skip ``?``, the keys whose verdict is to skip them);
-        None (a problem recorded) when the class cannot be loaded. The header's text fields are
-        strings. The classes of headers without classVersion and package are also kept by
+        None (a problem recorded) when the class cannot be loaded. The classes of headers without classVersion and package are also kept by
         type name (``usual``)."""
-        key = (header["type"], header.get("classVersion"), header.get("package"))
+        key = (header["type"], header_text(header.get("classVersion")),
+               header_text(header.get("package")))
         found = self.declared.get(key)
         if found is None:
             name, _, rest = key[0].partition("/")

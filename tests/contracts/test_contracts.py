@@ -102,16 +102,16 @@ ERRORS = [
     ("$.class(Base)", ["x"], "Value ['x'] cannot be represented as class "
      "MuranoClass(test.Base/0.0.0)", ""),
     ("$.class(Base)", 5, "Value 5 cannot be represented as class MuranoClass(test.Base/0.0.0)", ""),
-    ("fixed", "wrong", "Value 'wrong' is not equal to fixed", ""),
-    ("456", 123, "Value 123 is not equal to 456", ""),
-    ("true", False, "Value False is not equal to True", ""),
+    ("fixed", "wrong", "Value 'wrong' is not equal to fixed",  None),
+    ("456", 123, "Value 123 is not equal to 456",  None),
+    ("true", False, "Value False is not equal to True",  None),
     ("[$.int()]", {"a": 1}, "Value {'a': 1} violates int() contract", "[0]"),
-    ("[$.int(), 3]", None, "Array length 0 must not be less than 3", ""),
-    ("[$.int(), 3]", [1, 2], "Array length 2 must not be less than 3", ""),
-    ("[$.int(), 2, 4]", [1], "Array length 1 is not within [2..4] range", ""),
-    ("[$.int(), 2, 4]", [1, 2, 3, 4, 5], "Array length 5 is not within [2..4] range", ""),
+    ("[$.int(), 3]", None, "Array length 0 must not be less than 3",  None),
+    ("[$.int(), 3]", [1, 2], "Array length 2 must not be less than 3",  None),
+    ("[$.int(), 2, 4]", [1], "Array length 1 is not within [2..4] range",  None),
+    ("[$.int(), 2, 4]", [1, 2, 3, 4, 5], "Array length 5 is not within [2..4] range",  None),
     ("[$.int(), 2, 4]", [1, 2, "x"], "Value 'x' violates int() contract", "[2]"),
-    ("{A: $.string(), B: $.int()}", "str", "Value 'str' is not of a dictionary type", ""),
+    ("{A: $.string(), B: $.int()}", "str", "Value 'str' is not of a dictionary type",  None),
     ("{$.int(): $.string(), B: $.int()}", {"321": "q", "str": "v"},
      "Value 'str' violates int() contract", ""),
     ("{$.int(): $.string().notNull()}", {"1": None},
@@ -119,6 +119,13 @@ ERRORS = [
     ("{ports: [{port: $.int()}]}", {"ports": [{"port": 1}, {"port": 2}, {"port": "x"}]},
      "Value 'x' violates int() contract", "['ports'][2]['port']"),
     ("[[$.string()]]", [[1], [2, [3]]], "Value [3] violates string() contract", "[1][1]"),
+    # A list or dict contract's own refusal is reported at the root however deep, as the
+    # reference sets a path only where a contract expression refuses a value.
+    ("[[$.int(), 2]]", [[1, 2], [1]], "Array length 1 must not be less than 2", None),
+    ("[{a: $.int(), b: x}]", [{"a": 1, "b": "x"}, {"a": 2, "b": "y"}],
+     "Value 'y' is not equal to x", None),
+    ("{a: [{b: $.int()}]}", {"a": [{"b": 1}, 5]}, "Value 5 is not of a dictionary type", None),
+    ("[a, b]", ["a", "c"], "Value 'c' is not equal to b", None),
 ]
 
 

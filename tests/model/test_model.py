@@ -98,6 +98,16 @@ def test_header_is_the_references_and_designer_entries_are_not_written_back(runt
     assert next(iter(written["Objects"])) == "?"
 
 
+def test_header_name_and_metadata_of_any_type_are_written_back_as_given(runtime):
+    """The reference takes any value for both (its serialized model, for this model, has
+    name 5 and name [1, 2] with metadata 7)."""
+    runtime.load(node("a", 1, child={"?": {"id": "b", "type": NODE, "name": [1, 2], "metadata": 7},
+                                     "value": 2}) | {"?": {"id": "a", "type": NODE, "name": 5}})
+    written = runtime.serialize()["Objects"]
+    assert (written["?"]["name"], written["?"]["metadata"]) == (5, None)
+    assert (written["child"]["?"]["name"], written["child"]["?"]["metadata"]) == ([1, 2], 7)
+
+
 def test_document_without_objects_serializes_as_the_reference(runtime):
     runtime.load({"Objects": None})
     assert runtime.serialize() == {"Objects": None, "ObjectsCopy": None, "Attributes": []}
@@ -198,10 +208,12 @@ def test_destruction_dependencies_are_restored_when_their_subscriber_is_already_
     ({"?": {"id": "a"}, "value": 1}, "ValueError", "$.?.type: a class name is required"),
     ({"?": {"id": "a", "type": 5}, "value": 1}, "TypeError", "$.?.type: a class name, not 5"),
     ({"?": {"id": 5, "type": NODE}, "value": 1}, "InvalidObjectModel", "$.?.id: a string, not 5"),
-    ({"?": {"id": "a", "type": NODE, "classVersion": ["1"]}, "value": 1}, "InvalidObjectModel",
-     "$.?.classVersion: a string, not ['1']"),
-    ({"?": {"id": "a", "type": NODE, "package": {"a": 1}}, "value": 1}, "InvalidObjectModel",
-     "$.?.package: a string, not {'a': 1}"),
+    ({"?": {"id": "a", "type": NODE, "package": 5}, "value": 1}, "NoPackageFound",
+     '$.?.type: Package "5" is not found'),
+    ({"?": {"id": "a", "type": NODE, "classVersion": 2}, "value": 1}, "NoPackageForClassFound",
+     "$.?.type: Package for class \"tests.model.Node: no version matches classVersion '2'"),
+    (node("a", 1, child={"?": "b"}), "AttributeError",
+     "$.child.?: a mapping with type and id, not 'b'"),
     ({**node("a", 1), "1st": 2}, "RuntimeError", "$.1st: not a property name"),
     (node("a", 1, children=[{**node("b", 2), 5: 1}]), "TypeError",
      "$.children[0][5]: a property name is a string"),
@@ -235,12 +247,12 @@ def test_bad_model_is_a_clear_error(runtime, model, error_type, message):
 
 def test_every_problem_is_listed_and_the_first_names_the_error(runtime):
     with pytest.raises(MuranoError) as caught:
-        runtime.load(node("a", 1, child={"?": {"id": "b"}},
+        runtime.load(node("a", 1, child={"?": {"id": "b", "type": 5}},
                           children=[node("a", 2, type_name="tests.model.Nope")]))
     assert [(type_name, location) for type_name, _, location in caught.value.problems] == [
-        ("ValueError", ("child", "?")), ("InvalidObjectModel", ("children", 0, "?", "id")),
+        ("TypeError", ("child", "?", "type")), ("InvalidObjectModel", ("children", 0, "?", "id")),
         ("NoPackageForClassFound", ("children", 0, "?", "type"))]
-    assert caught.value.type_name == "ValueError"
+    assert caught.value.type_name == "TypeError"
 
 
 def test_what_the_reference_ignores_loads_with_warnings(runtime):
