@@ -379,13 +379,15 @@ class ContractList:
     """``[spec, ..., min?, max?]``: trailing ints are the length bounds, as the reference reads them.
 
     Item ``i`` is checked by ``items[i]``, or by the last item spec when ``i`` is past the end.
-    ``max_length`` is None when unbounded. An empty ``items`` accepts any list.
+    ``max_length`` is None when unbounded. ``[]`` (no items, not ``bounded``) accepts any list;
+    bounds with no item spec (``[0]``) have none for any item: the reference's IndexError.
     """
 
     items: tuple["Contract", ...]
     min_length: int
     max_length: int | None
     pos: Pos
+    bounded: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -320,7 +320,10 @@ class _Validators:
         if isinstance(contract, ir.ContractExpression):
             return self._expression_body(contract.expression, at)
         if isinstance(contract, ir.ContractList):
-            items = at.Tuple(elts=[self._helper(item) for item in contract.items], ctx=ast.Load())
+            if contract.items or contract.bounded:
+                items = at.Tuple(elts=[self._helper(item) for item in contract.items], ctx=ast.Load())
+            else:
+                items = at.Constant(value=None)
             call = _primitive_call(at, "list_of", items, at.Constant(value=contract.min_length),
                                    at.Constant(value=contract.max_length))
             return [at.Return(value=call)]

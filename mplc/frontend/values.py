@@ -124,7 +124,7 @@ class Scope:
                                   "contract before them; the reference raises IndexError when "
                                   "it checks a non-empty list", node.pos)
             return ir.ContractList(tuple(self.contract(item) for item in items), minimum, maximum,
-                                   node.pos)
+                                   node.pos, bool(bounds))
         fixed = []
         expression_key = None
         for key, value in node.items:

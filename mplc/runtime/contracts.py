@@ -378,7 +378,8 @@ def not_owned(value, cc: ContractContext):
 def list_of(value, cc: ContractContext, item_validators, min_length, max_length):
     """``[spec, ..., min, max]``: item ``i`` checked by ``item_validators[i]`` or the last one.
 
-    An empty ``item_validators`` with no bounds accepts any value unchanged, as the reference.
+    ``item_validators`` None (the spec ``[]``) accepts any value unchanged, as the reference;
+    an empty tuple (bounds only, ``[0]``) has no contract for any item.
     """
     if type(value) is tuple or type(value) is list:
         pass
@@ -386,7 +387,7 @@ def list_of(value, cc: ContractContext, item_validators, min_length, max_length)
         value = list(value)
     elif not isinstance(value, collections.abc.Sequence) or isinstance(value, str):
         value = [] if value is None else [value]
-    if not item_validators and min_length == 0 and max_length is None:
+    if item_validators is None:
         return value
     length = len(value)
     if max_length is not None and not min_length <= length <= max_length:
