@@ -105,9 +105,7 @@ class ContractContext(contracts.ContractContext):
             properties = copy.deepcopy(properties)
             for path in exclude_properties:
                 _replace_path(properties, path, contracts.PASSKEY)
-            if murano_type is not None:
-                header["type"] = murano_type
-            model = {**properties, "?": header}
+            model = {**properties, "?": _reassembled_header(header, murano_type)}
         with self.executor.dry_run_objects():
             return self.load_object(model, default_type)
 
@@ -130,6 +128,19 @@ class ContractContext(contracts.ContractContext):
             return False
         return _is_instance_of(value.type, murano_type.name, version_spec,
                                self.scope.package)
+
+
+def _reassembled_header(header, murano_type):
+    """The header of a template() model whose excluded properties were replaced, as the
+    reference re-assembles it from its parse: id, name, metadata, ``destroyed`` when set, the
+    designer's ``_`` keys and the class; anything else (``dependencies``) is dropped."""
+    kept = {key: value for key, value in header.items()
+            if key in ("id", "name", "metadata") or type(key) is str and key.startswith("_")}
+    if header.get("destroyed"):
+        kept["destroyed"] = True
+    if murano_type is not None:
+        kept["type"] = murano_type
+    return kept
 
 
 def _replace_path(data, path, value, remove=False):
