@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import string
+import weakref
 from typing import TYPE_CHECKING
 
 from mplc import ir
@@ -170,7 +171,9 @@ class FastPaths:
     """Compiles the qualifying node shapes; ``code`` returns None for every other node."""
 
     def __init__(self, builder: "ModuleBuilder", legacy: bool):
-        self.builder = builder
+        # A proxy: the builder holds this object, and a cycle would keep every module's ast alive
+        # until the cyclic collector walks them all (seconds for a few hundred classes).
+        self.builder = weakref.proxy(builder)
         self.legacy = legacy
         self.binary = dict(BINARY_HELPERS)
         if not legacy:

@@ -100,7 +100,8 @@ class CompiledModule:
 @contextlib.contextmanager
 def _cyclic_gc_paused():
     """Generated ast trees are large and acyclic; the cyclic collector would re-walk them on
-    every pass (the compile takes 2-3x longer with it running)."""
+    every pass (the compile takes 2-3x longer with it running). They are written and dropped
+    before it resumes: a collection right after it resumes would walk them all once more."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -203,12 +204,12 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
     staging = tempfile.mkdtemp(prefix=".build-", dir=output)
     try:
         with _cyclic_gc_paused():
-            modules = compile_package(package, fast_paths)
-        for module in modules:
-            _write(os.path.join(staging, module.name + ".pyc"), bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
-            if emit_source:
-                _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
-                       readable_source(module.tree).encode("utf-8"))
+            for module in compile_package(package, fast_paths):
+                _write(os.path.join(staging, module.name + ".pyc"),
+                       bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
+                if emit_source:
+                    _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
+                           readable_source(module.tree).encode("utf-8"))
         _copy_package_files(package, staging)
         build = {"key": key, "mplc": mplc.__version__, "compiler": compiler_fingerprint(),
                  "magic": importlib.util.MAGIC_NUMBER.hex(),
