@@ -418,6 +418,7 @@ class LoadSession:
         try:
             for name in plan.config_names:
                 part.set_property(name, config.get(name, NO_VALUE), dry_run=initialized)
+                _check_data_kept(part)
             if plan.entries:
                 self._set_properties(part, plan, caller_type, params, config, used_names,
                                      init_arguments)
@@ -462,6 +463,7 @@ class LoadSession:
                         init_arguments[name] = value
                     else:
                         part.write_property(name, value, caller_view, True, dry_run=initialized)
+                        _check_data_kept(part)
                     used_names.add(name)
                 except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:
                     if not _reads_unset_property(error):
@@ -475,6 +477,20 @@ class LoadSession:
             if failures >= remaining:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
+
+
+def _data_cleared(part) -> bool:
+    """Whether the reference has dropped the part's data: a model's object whose header says
+    ``destroyed: true`` is marked destroyed before its properties are set, which clears the data
+    of an object not initialised yet."""
+    return part.real_this.destroyed and not part.initialized
+
+
+def _check_data_kept(part):
+    """After a property write checked its value: the reference's write into a part whose data it
+    dropped (``_data_cleared``) fails with this TypeError."""
+    if _data_cleared(part):
+        raise TypeError("'NoneType' object does not support item assignment")
 
 
 def _reads_unset_property(error) -> bool:

@@ -88,20 +88,3 @@ def test_model_without_objects_destroys_the_copy(package):
                      "inner": {"?": {"id": "m2", "type": "tests.ending.Mark"}, "label": "inner"}}}
     assert runtime.executor.load({"Objects": None, "ObjectsCopy": copy}) is None
     assert runtime.render(runtime.traces) == ["destroy inner", "destroy outer"]
-
-
-def test_object_marked_destroyed_in_the_model_loads_as_destroyed(package):
-    """An intended difference (docs/fidelity.md): a header with ``destroyed: true`` loads as an
-    already destroyed object, where the reference fails with TypeError: it keeps its values,
-    is written back marked destroyed and is not destroyed again when the run ends."""
-    path, cache_dir = package
-    runtime = mplc.Runtime([path], cache_dir=cache_dir, trace=True)
-    model = {"?": {"id": "root", "type": "tests.ending.Counter"},
-             "keep": {"?": {"id": "m1", "type": "tests.ending.Mark", "destroyed": True}, "label": "gone",
-                      "inner": {"?": {"id": "m2", "type": "tests.ending.Mark"}, "label": "owned"}}}
-    runtime.load(model)
-    runtime.finish()
-    written = runtime.serialize()["Objects"]["keep"]
-    assert written["?"]["destroyed"] is True and written["label"] == "gone"
-    assert written["inner"]["label"] == "owned" and "destroyed" not in written["inner"]["?"]
-    assert runtime.render(runtime.traces) == []
