@@ -28,7 +28,7 @@ class InvalidObjectModel(errors.MuranoError):
     ``problems`` are ``(type name, text, location)``: the type is the exception the reference
     raises on that problem (``ValueError``, ``NoPackageForClassFound``, ...), or
     InvalidObjectModel where the reference loads such a model but not as written (an id used
-    twice, a non-string id); ``location`` the keys and indices from the document's top to the
+    twice); ``location`` the keys and indices from the document's top to the
     value at fault (a reader of the model's text can point at it). The error's ``type_name``
     is its first problem's."""
 
@@ -107,17 +107,17 @@ class _ModelChecker:
             if not type_name:
                 return  # its class is the contract's default: the load checks it
         object_id = header.get("id")
-        if isinstance(object_id, str):
+        if isinstance(object_id, (list, dict)):
+            path, location = _spelled(place)
+            self.problem("TypeError", f"{path}.?.id: unhashable type: {type(object_id).__name__!r}",
+                         location + ("?", "id"))
+        elif object_id is not None:
             if object_id in self.ids:
                 path, location = _spelled(place)
                 self.problem(MODEL_ERROR, f"{path}: id {object_id!r} is already used at "
                              f"{_spelled(self.ids[object_id])[0]}", location + ("?", "id"))
             else:
                 self.ids[object_id] = place
-        elif object_id is not None:
-            path, location = _spelled(place)
-            self.problem(MODEL_ERROR, f"{path}.?.id: a string, not {object_id!r}",
-                         location + ("?", "id"))
         if "classVersion" in header or "package" in header:
             found = self.declared_names(header, place)
         else:

@@ -93,8 +93,8 @@ BAD_MODEL = """\
     (BAD_MODEL, [(1, 16, "NoPackageForClassFound", "$.?.type: "),
                  (4, 19, "NoPackageForClassFound", "$.peers[0].?.type: "),
                  (5, 10, "AttributeError", "$.peers[1].?: a mapping with type and id, not 3")]),
-    ('{"Objects": {"?": {"type": "Test", "id": 7}}}',
-     [(1, 42, "InvalidObjectModel", "Objects.?.id: a string, not 7")]),
+    ('{"Objects": {"?": {"type": "Test", "id": [7]}}}',
+     [(1, 42, "TypeError", "Objects.?.id: unhashable type: 'list'")]),
     ('{"?": {"id": "x"}}', [(1, 7, "ValueError", "$.?.type: a class name is required")]),
 ])
 def test_run_bad_model_names_file_line_and_column(package, tmp_path, model, problems):
