@@ -240,8 +240,14 @@ class Executor:
     def class_version(self, name, class_version, package_name=None):
         """The class an object model names: ``classVersion`` picks the exact version, else the
         newest of its major.minor, else of its major (``mplc.versioning.select_class_version``);
-        none means the newest. ``package_name`` limits the search to that package (which not
-        holding the class is NoClassFound, as in the reference)."""
+        none means the newest; a spec that is not one is a ValueError. ``package_name`` limits the
+        search to that package (which not holding the class is NoClassFound, as in the reference)."""
+        if class_version is not None and str(class_version).strip() != "":
+            try:
+                versioning.parse_requirement(class_version)
+            except versioning.VersionError as error:
+                # the reference parses the spec before it looks for the class: a ValueError
+                raise ValueError(str(error)) from None
         holders = {package.version: package
                    for versions in self.packages.values() for package in versions
                    if name in package.class_specs

@@ -213,7 +213,7 @@ class _ModelChecker:
             try:
                 murano_type = self.executor.class_version(name, version_text or key[1],
                                                           package_name or key[2])
-            except errors.MuranoError as error:
+            except (errors.MuranoError, ValueError) as error:
                 found = error
             else:
                 declared = _declared_names(murano_type)
@@ -222,9 +222,10 @@ class _ModelChecker:
                 found = (declared, verdicts,
                          frozenset(name for name, loads in verdicts.items() if not loads))
             self.declared[key] = found
-        if isinstance(found, errors.MuranoError):
+        if isinstance(found, Exception):
             path, location = _spelled(place)
-            self.problem(found.type_name, f"{path}.?.type: {found}", location + ("?", "type"))
+            self.problem(getattr(found, "type_name", type(found).__name__), f"{path}.?.type: {found}",
+                         location + ("?", "type"))
             return None
         if key[1] is None and key[2] is None:
             self.usual[key[0]] = found
