@@ -339,6 +339,10 @@ def template(value, cc: ContractContext, type_name, default_type_name=None, vers
 def _finalize_template(value, cc: ContractContext, exclude_properties):
     if value is None:
         return None
+    if not cc.is_object(value) and not cc.initializing:
+        # a model dict finalized again (a static property's write): the reference reads the
+        # object's real_this from it
+        raise AttributeError("'FrozenDict' object has no attribute 'real_this'")
     return cc.serialize_template(value, exclude_properties)
 
 

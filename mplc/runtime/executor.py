@@ -569,6 +569,10 @@ class Executor:
         prop = murano_type.find_static_property(name)
         value = prop.transform(value, prop.declaring_type, None, calling_type)
         if not dry_run:
+            if not isinstance(value, (str, int, float, type(None))):
+                # the reference finalizes the written value a second time (a template() value
+                # fails there); every other contract passes finalized values through
+                value = prop.finalize(value, prop.declaring_type, None, calling_type)
             self.static_values[prop] = value
 
     # --- objects ----------------------------------------------------------------------------
