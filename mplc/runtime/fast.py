@@ -377,49 +377,57 @@ def new_object(context, engine, type_name, *properties):
     return _created(executor, context, engine, scope, caller_type, reference, properties)
 
 
+_NEW_SITE_NUMBERS = itertools.count()
+
+
 class NewObject:
     """``new(Name, name => value, ...)`` with a constant class name at one call site, the
     property names (``names``) given in order and their values passed positionally: the class
     the name resolves to is remembered per names scope (kept by the scope's class in its
     ``call_sites``: another package's class may see another class under the name), as an
-    ``AcceptedNew`` for the first caller class when that builds the class's objects. Its value
-    is frozen (an object: ``result`` leaves it as it is)."""
+    ``AcceptedNew`` for the first caller class when that builds the class's objects; that
+    ``AcceptedNew`` is also kept in the data of each method context it serves, under the site's
+    own ``site_key`` (a ``?`` key: no variable, so the garbage collector's walk of running
+    bodies' variables passes it by), where a method body's call finds it in one lookup. Its
+    value is frozen (an object: ``result`` leaves it as it is)."""
 
-    __slots__ = ("class_name", "names")
+    __slots__ = ("class_name", "names", "site_key")
 
     def __init__(self, class_name: str, names: tuple = ()):
         self.class_name = class_name
         self.names = names
+        self.site_key = f"?newSite{next(_NEW_SITE_NUMBERS)}"
 
     def __call__(self, context, engine, *values):
         if type(context) is CallContext:
-            method_data = context._parent_context._data
-            scope = method_data.get(_NAMES_SCOPE_KEY)
-            if type(scope) is MuranoType:
-                site = scope.call_sites.get(self)
-                if type(site) is AcceptedNew and site.caller_type is method_data.get(_TYPE_KEY, NO_VALUE) \
-                        and _OBJECT_SIZE <= _MEMORY_QUOTAS[engine]:
+            site = context._parent_context._data.get(self.site_key)
+            if site is not None and _OBJECT_SIZE <= _MEMORY_QUOTAS[engine]:
+                if not site.covers_values:
                     for value in values:
                         if not (type(value) is int and _MINUS_SMALL < value < _SMALL
                                 or type(value) is tuple and len(value) < SHORT):
                             quota(engine, value)
-                    executor = _ACTIVE_EXECUTORS[-1]
-                    if executor.loading is None and executor.class_configs is None and not executor.dry_run:
-                        properties = {}
-                        for name, prop, position in site.sources:
-                            if position < 0:
-                                value = prop.checked_default
-                            else:
-                                value = values[position]
-                                if type(value) not in prop.accepted_types:
-                                    value = prop.accepted_value(value)
-                            if value is NO_VALUE:
-                                break
-                            properties[name] = value
+                executor = _ACTIVE_EXECUTORS[-1]
+                if executor.loading is None and executor.class_configs is None and not executor.dry_run:
+                    properties = {}
+                    for name, prop, position in site.sources:
+                        if position < 0:
+                            value = prop.checked_default
                         else:
-                            created = _built_whole(site.murano_type, properties, site.extension)
-                            executor.objects[created.object_id] = created
-                            return created
+                            value = values[position]
+                            value_type = type(value)
+                            if not (value_type is int and _MINUS_SMALL < value < _SMALL
+                                    or value_type is tuple and len(value) < SHORT):
+                                quota(engine, value)
+                            if value_type not in prop.accepted_types:
+                                value = prop.accepted_value(value)
+                        if value is NO_VALUE:
+                            break
+                        properties[name] = value
+                    else:
+                        created = _built_whole(site.murano_type, properties, site.extension)
+                        executor.objects[created.object_id] = created
+                        return created
         executor = _ACTIVE_EXECUTORS[-1]
         properties = tuple(zip(self.names, values))
         scope, caller_type = _names_scope_and_type(context)
@@ -429,7 +437,12 @@ class NewObject:
                 reference = executor.find_class(self.class_name, scope).reference
                 site = scope.call_sites[self] = load_plan(reference.type).accepted_new(
                     reference, caller_type, self.names) or reference
-            reference = site if type(site) is TypeReference else site.reference
+            if type(site) is TypeReference:
+                reference = site
+            else:
+                reference = site.reference
+                if type(context) is CallContext and site.caller_type is caller_type:
+                    context._parent_context._data[self.site_key] = site
         else:
             reference = executor.find_class(self.class_name, scope).reference
         return _created(executor, context, engine, scope, caller_type, reference, properties)

@@ -709,7 +709,7 @@ class LoadPlan:
             return None
         positions = {name: position for position, name in enumerate(names)}
         sources = tuple((prop.name, prop, positions.get(prop.name, -1)) for prop in writes)
-        return AcceptedNew(reference, caller_type, sources, whole[0])
+        return AcceptedNew(reference, caller_type, sources, whole[0], len(names))
 
     def _writes_without_code(self, caller_type):
         """The properties ``direct_writes`` writes, in order, when every class of the hierarchy
@@ -725,16 +725,19 @@ class AcceptedNew:
     gives, in order) needs to build the object as ``LoadPlan.new_accepted`` does, worked out
     once (``fast.NewObject`` builds it). ``sources``: per property written, in order, (name,
     ``MuranoProperty``, position of its value among the site's, or -1 for its Default);
-    ``extension``: the objects' native state (``MuranoObject.built_whole``)."""
+    ``extension``: the objects' native state (``MuranoObject.built_whole``); ``covers_values``:
+    every value the site gives is written, once (each is quota-checked as it is written)."""
 
-    __slots__ = ("reference", "murano_type", "caller_type", "sources", "extension")
+    __slots__ = ("reference", "murano_type", "caller_type", "sources", "extension", "covers_values")
 
-    def __init__(self, reference, caller_type, sources, extension):
+    def __init__(self, reference, caller_type, sources, extension, value_count):
         self.reference = reference
         self.murano_type = reference.type
         self.caller_type = caller_type
         self.sources = sources
         self.extension = extension
+        self.covers_values = sorted(position for _, _, position in sources if position >= 0) == list(
+            range(value_count))
 
 
 class _NotDirect(Exception):
