@@ -241,7 +241,8 @@ class Executor:
         """The class an object model names: ``classVersion`` picks the exact version, else the
         newest of its major.minor, else of its major (``mplc.versioning.select_class_version``);
         none means the newest; a spec that is not one is a ValueError. ``package_name`` limits the
-        search to that package (which not holding the class is NoClassFound, as in the reference)."""
+        search to that package (which not holding the class is NoClassFound, no version of it matching
+        NoPackageFound, as in the reference)."""
         if class_version is not None and str(class_version).strip() != "":
             try:
                 versioning.parse_requirement(class_version)
@@ -265,6 +266,8 @@ class Executor:
             try:
                 chosen = versioning.select_class_version(holders, class_version)
             except versioning.VersionError as error:
+                if package_name is not None:
+                    raise errors.NoPackageFound(package_name) from None
                 raise errors.NoPackageForClassFound(f"{name}: {error}") from None
         return self.type_of(holders[chosen], name)
 
