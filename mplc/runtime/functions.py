@@ -116,13 +116,13 @@ def sleep_(seconds):
 
 @specs.parameter("object_", ObjectParameter(nullable=True))
 def type_(object_):
-    return None if object_ is None else object_.real_this.type.reference
+    return None if object_ is None else object_.type.reference
 
 
 @specs.name("type")
 @specs.parameter("object_", ObjectParameter(nullable=True))
 def type_legacy(object_):
-    return None if object_ is None else object_.real_this.type.name
+    return None if object_ is None else object_.type.name
 
 
 @specs.name("type")
