@@ -214,3 +214,19 @@ def test_heat_software_configs_join_the_instance_template(tmp_path, cache_dir):
     assert result["vm1-conf-deployment"]["properties"] == {
         "config": {"get_resource": "vm1-conf"}, "server": {"get_resource": "vm1"},
         "signal_transport": "HEAT_SIGNAL", "input_values": {}}
+
+
+@pytest.mark.parametrize("ip_version, cidr", [
+    (4, "10.0.0.0/24"), (None, "10.0.0.0/24"), (5, "10.0.0.0/24"), (6, "fd00:0::/64")])
+def test_neutron_network_of_any_ip_version_gets_a_subnet(tmp_path, cache_dir, ip_version, cidr):
+    """The reference's NetworkExplorer takes any ip version (its Python parameters have no
+    types): only 6 picks an IPv6 range, so a NeutronNetwork with ipVersion null deploys."""
+    _, result = run(tmp_path, cache_dir, """
+        run:
+          Body:
+            - $network: $.env.regions[''].defaultNetworks.environment
+            - $network.deploy()
+            - Return: $network.subnetCidr
+        """, {"env": {**ENVIRONMENT["env"], "defaultNetworks": {"environment": {
+            **ENVIRONMENT["env"]["defaultNetworks"]["environment"], "ipVersion": ip_version}}}})
+    assert result == cidr

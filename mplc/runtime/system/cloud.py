@@ -570,11 +570,12 @@ class NetworkExplorer:
     def get_default_router(self):
         return self.ROUTER
 
-    def get_available_cidr(self, router_id: str | None, net_id: str | None, ip_version: int = 4):
+    def get_available_cidr(self, router_id: str | None, net_id: str | None, ip_version=4):
+        """Any ip_version, as the reference's untyped parameter: only 6 is an IPv6 range."""
         index = self.cidrs.setdefault(net_id, len(self.cidrs))
-        return f"10.0.{index}.0/24" if ip_version == 4 else f"fd00:{index:x}::/64"
+        return f"fd00:{index:x}::/64" if ip_version == 6 else f"10.0.{index}.0/24"
 
-    def get_default_dns(self, ip_version: int = 4):
+    def get_default_dns(self, ip_version=4):
         return []
 
     def get_external_network_id_for_router(self, router_id: str | None):
