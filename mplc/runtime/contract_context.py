@@ -64,13 +64,14 @@ class ContractContext(contracts.ContractContext):
         found = None if loading is None else loading.get(object_id)
         return self.executor.objects.get(object_id) if found is None else found
 
-    def load_object(self, data, default_type=None):
-        """Build an object owned by ``owner`` from a dict (class() contract on a mapping)."""
+    def load_object(self, data, default_type=None, context=None):
+        """Build an object owned by ``owner`` from a dict (class() contract on a mapping), its
+        properties written by code of the class ``context`` (default: the checked code's) has."""
         loading = self.executor.loading
         if loading is not None:
-            return loading.load_for_contract(data, default_type, self)
+            return loading.load_for_contract(data, default_type, self, context)
         return self.executor.load_object(data, self.owner, default_type=default_type,
-                                         scope=self.calling_type, context=self.context)
+                                         scope=self.calling_type, context=context or self.context)
 
     def evaluate(self, expression, context):
         """A contract expression's value; a Python error in it (a check() predicate calling
@@ -106,8 +107,12 @@ class ContractContext(contracts.ContractContext):
             for path in exclude_properties:
                 _replace_path(properties, path, contracts.PASSKEY)
             model = {**properties, "?": _reassembled_header(header, murano_type)}
+        # the reference loads it in the contract's own context, which has no class: properties
+        # are written as the object's class writes them (a subclass's ones land in its part)
+        context = self.context.create_child_context()
+        context[bridge.TYPE] = None
         with self.executor.dry_run_objects():
-            return self.load_object(model, default_type)
+            return self.load_object(model, default_type, context)
 
     def serialize_template(self, obj, exclude_properties):
         from mplc.runtime.serialization import object_to_dict

@@ -210,12 +210,15 @@ class LoadSession:
         self.objects[object_id or obj.object_id] = obj
         return obj
 
-    def load_for_contract(self, data, default_type, cc):
+    def load_for_contract(self, data, default_type, cc, context=None):
         """``load`` of a mapping given to a class() contract checked in ``cc`` while this load
-        runs. A new object whose load is only property writes (``direct_writes``) is built here
-        in one step: parsed (without ``parse``'s cache: a second pass parses it again), created,
-        its properties written, its initialisation step queued."""
+        runs (by code of ``context``'s class when given). A new object whose load is only
+        property writes (``direct_writes``) is built here in one step: parsed (without
+        ``parse``'s cache: a second pass parses it again), created, its properties written, its
+        initialisation step queued."""
         executor = self.executor
+        if context is not None:
+            return self.load(data, cc.owner, default_type, cc.calling_type, context)
         if type(data) is not dict or executor.dry_run or executor.class_configs is not None:
             return self.load(data, cc.owner, default_type, cc.calling_type, cc.context)
         scope = cc.calling_type
