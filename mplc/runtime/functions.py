@@ -29,7 +29,7 @@ def id_(object_):
 @specs.parameter("version_spec", yaqltypes.String(True))
 def cast(context, object_, type__, version_spec=None):
     target = type__.type
-    for part in object_.real_this.parts():
+    for part in object_.parts():  # a part casts to its own class and its ancestors only
         if part.type.name == target.name:
             return part
     from mplc.runtime import errors
