@@ -274,7 +274,9 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=
         target = this
         this_object, owner = None, None
     else:
-        target = this_object = this if this.type is declaring_type else this.cast(declaring_type)
+        # owned()/notOwned() compare owners with the whole object, not the declaring class's part
+        target = this if this.type is declaring_type else this.cast(declaring_type)
+        this_object = this.real_this
     if value is NO_VALUE:
         default = spec.default
         if default is None:
