@@ -230,3 +230,18 @@ def test_neutron_network_of_any_ip_version_gets_a_subnet(tmp_path, cache_dir, ip
         """, {"env": {**ENVIRONMENT["env"], "defaultNetworks": {"environment": {
             **ENVIRONMENT["env"]["defaultNetworks"]["environment"], "ipVersion": ip_version}}}})
     assert result == cidr
+
+
+def test_reports_and_log_arguments_as_the_reference_natives_get_them(tmp_path, cache_dir):
+    """StatusReporter takes a message of any type (the reference's parameter is untyped), and a
+    Logger formats a list argument as the list the reference's native gets, not a tuple."""
+    runtime, _ = run(tmp_path, cache_dir, """
+        run:
+          Body:
+            - $.env.reporter.report($this, 5)
+            - $.env.reporter.reportError($this, [a, b])
+            - logger('probe').info('b {0}', [1, 2])
+        """, {"env": {"?": {"id": "env", "type": "io.murano.Environment"}, "name": "e1"}})
+    records = cloud.records(runtime.executor)
+    assert [(r["level"], r["text"]) for r in records["reports"]] == [("info", 5), ("error", ("a", "b"))]
+    assert records["log"] == [{"logger": "probe", "level": "INFO", "message": "b [1, 2]"}]

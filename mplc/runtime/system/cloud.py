@@ -505,18 +505,19 @@ class StatusReporter:
         self.environment = environment
 
     def _report(self, instance, message, level):
+        """Any message value: the reference's ``msg`` is untyped (sent as the text)."""
         records(self.executor)["reports"].append(
             {"level": level, "entity": None if instance is None else instance.real_this.object_id,
              "text": message})
 
-    def report(self, instance: MuranoObject | None, msg: str):
+    def report(self, instance: MuranoObject | None, msg):
         self._report(instance, msg, "info")
 
-    def report_error(self, instance: MuranoObject | None, msg: str):
+    def report_error(self, instance: MuranoObject | None, msg):
         self._report(instance, msg, "error")
 
     @muranopl_name("report_error")
-    def report_error_snake_case(self, instance: MuranoObject | None, msg: str):
+    def report_error_snake_case(self, instance: MuranoObject | None, msg):
         """The reference exposes the method under both names; packages call either."""
         self._report(instance, msg, "error")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from mplc.runtime import functions
+from mplc.runtime import bridge, functions
 from mplc.runtime.natives import native
 from mplc.runtime.system.cloud import records
 
@@ -29,7 +29,9 @@ class Logger:
         """The formatted message; a message whose fields the arguments do not fill is logged
         as written, after a warning (other format errors fail the call, as the reference's)."""
         try:
-            return functions.format_(message, *args, **kwargs)
+            # the arguments as the reference's native gets them: lists and dicts
+            return functions.format_(message, *map(bridge.thaw, args),
+                                     **{key: bridge.thaw(value) for key, value in kwargs.items()})
         except (IndexError, KeyError):
             self._emit(executor, logging.WARNING, f"Can not format string: {message}")
             return message
