@@ -150,8 +150,10 @@ class StatementCompiler:
         (``fast.MethodCall``) as ``body(parent, this, caller, caller_engine, *arguments)``, with
         ``parent`` the method's context (``CallPlan.parent``), it does what ``DirectCall`` would
         in its own frame: hands the call to ``_r.fast.enter_slowly`` unless ``_turned_away``
-        finds nothing, else builds the call context (``this.real_this`` as ``$this`` and ``$``,
-        the arguments) and runs."""
+        finds nothing, else builds its variables (``this.real_this`` as ``$this`` and ``$``,
+        the arguments, the method's context under ``METHOD_CONTEXT_KEY``), the caller token
+        ``context`` then holds, and runs; the call context is built only where code needs one
+        (``LazyCallContext``)."""
         builder = self.builder
         names = [body_locals.name(argument.key) for argument in arguments]
         slowly = at.Call(func=fast_attribute(at, "enter_slowly"),
@@ -192,9 +194,9 @@ class StatementCompiler:
     def _turned_away(self, at: PyAst, names: list[str], arguments: tuple[DirectArgument, ...]) -> ast.expr:
         """What sends a direct call to ``DirectCall``: an argument its contract must see (its
         type is not one the validator passes unchanged, or the condition of such a value fails),
-        a destroyed receiver, a caller that is no method body's ``CallContext`` (a lambda's
-        context, or a ``WritingCallContext``: code allowed to write what only initialization
-        writes), a running Parallel."""
+        a destroyed receiver, a caller that is neither a method body's caller token nor its
+        ``CallContext`` (a lambda's context, or a ``WritingCallContext``: code allowed to write
+        what only initialization writes), a running Parallel."""
         builder = self.builder
         tests = []
         for name, argument in zip(names, arguments):

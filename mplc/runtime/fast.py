@@ -393,7 +393,8 @@ class NewObject:
     the name resolves to is remembered per names scope (kept by the scope's class in its
     ``call_sites``: another package's class may see another class under the name), as an
     ``AcceptedNew`` for the first caller class when that builds the class's objects; that
-    ``AcceptedNew`` is also kept in the data of each method context it serves, under the site's
+    ``AcceptedNew`` is also kept in the data of each method context it serves (the parent of a
+    body's call context, or the one its caller token holds), under the site's
     own ``site_key`` (a ``?`` key: no variable, so the garbage collector's walk of running
     bodies' variables passes it by), where a method body's call finds it in one lookup. Its
     value is frozen (an object: ``result`` leaves it as it is)."""
@@ -829,9 +830,10 @@ class MethodCall:
 
     def library(self, context) -> bool:
         """``library_method(context, name)``, remembered for the last parent of a method
-        body's call context it was true for (held weakly): a call context holds no functions
-        and a context's parents and functions never change once it is built, so every call
-        context of one method (of one class, under one Format: one parent) gets that answer."""
+        body's call context (or caller token) it was true for (held weakly): a call context
+        holds no functions and a context's parents and functions never change once it is
+        built, so every call context of one method (of one class, under one Format: one
+        parent) gets that answer."""
         if type(context) is dict:
             parent = context[METHOD_CONTEXT_KEY]
         elif type(context) is CallContext:
