@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from mplc import ir
 from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bits, is_int_expression, normal_variable_name
-from mplc.codegen.module import BodyLocals, fast_attribute, load, store
+from mplc.codegen.module import MATERIALIZED, BodyLocals, LazyCallContext, caller_token, fast_attribute, load, store
 from mplc.pyast import PyAst
 
 FINAL = "_mplc_final"
@@ -74,6 +74,13 @@ def _is_own_object(tree: ir.Expr) -> bool:
 
 def _triple_call(at: PyAst, function: ast.expr, *operands: ast.expr) -> ast.expr:
     return at.Call(func=function, args=[*operands, load(at, "context"), load(at, "engine")],
+                   keywords=[])
+
+
+def _helper_call(at: PyAst, name: str, *operands: ast.expr) -> ast.expr:
+    """``_r.fast.<name>(*operands, context, engine)`` for a helper that reads its context only
+    on its slow path, through yaql (``fast._call``): it takes a caller token."""
+    return at.Call(func=fast_attribute(at, name), args=[*operands, caller_token(at), load(at, "engine")],
                    keywords=[])
 
 
@@ -206,14 +213,14 @@ class FastPaths:
                 inline = self._inline_integers(at, name, left, right, known_ints)
                 if inline is not None:
                     return inline
-            return _triple_call(at, fast_attribute(at, self.binary[name]), left, right)
+            return _helper_call(at, self.binary[name], left, right)
         if name in COMPARISONS and len(args) == 2:
             return at.Compare(left=operand(args[0]), ops=[COMPARISONS[name]()],
                               comparators=[operand(args[1])])
         if name == "#unary_operator_not" and len(args) == 1:
             return at.UnaryOp(op=ast.Not(), operand=operand(args[0]))
         if name == "#unary_operator_-" and len(args) == 1:
-            return _triple_call(at, fast_attribute(at, "negate"), operand(args[0]))
+            return _helper_call(at, "negate", operand(args[0]))
         if name == "#list" and not any(isinstance(arg, ir.MappingRule) for arg in args):
             return at.Call(func=fast_attribute(at, "build_list"),
                            args=[load(at, "engine"), *(operand(arg) for arg in args)], keywords=[])
@@ -266,7 +273,7 @@ class FastPaths:
                                ops=[ast.Is()], comparators=[load(at, "int")])
             (plain_guards if first is code else evaluated).append(guard)
         left, right = firsts if known_ints else uses
-        call = _triple_call(at, fast_attribute(at, self.binary[name]), *uses)
+        call = _helper_call(at, self.binary[name], *uses)
         guards = []
         if evaluated:
             both = evaluated[0] if len(evaluated) == 1 else at.BinOp(left=evaluated[0], op=ast.BitAnd(),
@@ -314,20 +321,19 @@ class FastPaths:
             fast = at.Call(func=fast_attribute(at, "final_dict" if named else "frozen_dict"),
                            args=[at.Dict(keys=keys, values=values), *unchecked], keywords=[])
         elif name == "dict" and not self.legacy and len(args) == 1 and _plain_arguments(args):
-            fast = self._dict_of_selected(at, args[0]) or _triple_call(
-                at, fast_attribute(at, "dict_of_pairs"), operand(args[0]))
+            fast = self._dict_of_selected(at, args[0]) or _helper_call(at, "dict_of_pairs", operand(args[0]))
         elif name == "format" and args and _plain_arguments(args):
             fast = self._format(at, args)
         elif name == "len" and len(args) == 1 and _plain_arguments(args):
-            fast = _triple_call(at, fast_attribute(at, "length"), operand(args[0]))
+            fast = _helper_call(at, "length", operand(args[0]))
         elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
-            fast = _triple_call(at, fast_attribute(at, "range_of"), operand(args[0]))
+            fast = _helper_call(at, "range_of", operand(args[0]))
         elif name == "new" and not self.legacy and _new_arguments(args):
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
                 names = at.Tuple(elts=[at.Constant(value=arg.source.name) for arg in args[1:]], ctx=ast.Load())
                 site = self.builder.define(at, "N", self._site(at, "NewObject", class_name, names))
-                fast = at.Call(func=site, args=[load(at, "context"), load(at, "engine"),
+                fast = at.Call(func=site, args=[caller_token(at), load(at, "engine"),
                                                 *[operand(arg.destination) for arg in args[1:]]], keywords=[])
             else:
                 properties = [at.Tuple(elts=[at.Constant(value=arg.source.name), operand(arg.destination)],
@@ -369,7 +375,7 @@ class FastPaths:
             return None
         call, receiver, member = found
         at = PyAst(call.pos)
-        context_engine = [load(at, "context"), load(at, "engine")]
+        context_engine = [caller_token(at), load(at, "engine")]
         filtered = self._query_call(receiver, "where")
         if filtered is not None and self.context_free(filtered[2].args[0]):
             where_call, where_receiver, where_member = filtered
@@ -418,6 +424,9 @@ class FastPaths:
         """A query loop's module-level function, the body locals it reads appended to its
         parameters, and the loads of those locals its call hands it."""
         names = tuple(loop_values.values())
+        lazy = LazyCallContext(self.builder, at)
+        statements = [at.Assign(targets=[store(at, MATERIALIZED)], value=at.Constant(value=None)),
+                      *(lazy.visit(statement) for statement in statements)]
         name = self.builder.define_function(at, prefix, parameter_names + names, statements)
         return name, [load(at, local) for local in names]
 
@@ -513,7 +522,7 @@ class FastPaths:
         loop, values = self._dict_loop(PyAst(pair.pos), self._is_range(receiver), *pair.args)
         return at.Call(func=fast_attribute(at, "dict_of_selected"),
                        args=[self.builder.expression_code(receiver), site, load(at, loop),
-                             load(at, "context"), load(at, "engine"), *values], keywords=[])
+                             caller_token(at), load(at, "engine"), *values], keywords=[])
 
     def _dict_loop(self, at: PyAst, over_range: bool, key_tree: ir.Expr,
                    value_tree: ir.Expr) -> tuple[str, list[ast.expr]]:
@@ -554,13 +563,13 @@ class FastPaths:
         text = args[0].expr if isinstance(args[0], ir.Wrap) else args[0]
         if not (isinstance(text, ir.Constant) and _inline_format(text.value, len(args) - 1)):
             return at.Call(func=fast_attribute(at, "format_string"),
-                           args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
+                           args=[caller_token(at), load(at, "engine"), *operands], keywords=[])
         guards, uses = [], []
         for arg, code in zip(args[1:], operands[1:]):
             if isinstance(code, ast.Constant):
                 if not _inline_format_argument(code.value):
                     return at.Call(func=fast_attribute(at, "format_string"),
-                                   args=[load(at, "context"), load(at, "engine"), *operands], keywords=[])
+                                   args=[caller_token(at), load(at, "engine"), *operands], keywords=[])
                 uses.append(code)
                 continue
             if isinstance(code, ast.Name) and self._small_int(arg):
@@ -576,7 +585,7 @@ class FastPaths:
         for guard in guards[1:]:  # ``&``: every argument is evaluated, in order, whatever the first test says
             test = at.BinOp(left=test, op=ast.BitAnd(), right=guard)
         fallback = at.Call(func=fast_attribute(at, "format_string"),
-                           args=[load(at, "context"), load(at, "engine"), operands[0], *uses], keywords=[])
+                           args=[caller_token(at), load(at, "engine"), operands[0], *uses], keywords=[])
         return at.IfExp(test=test, body=call, orelse=fallback)
 
     def _small_int(self, tree: ir.Expr) -> bool:
@@ -667,7 +676,7 @@ class FastPaths:
         if not self._always_object(receiver, first):
             test = at.BoolOp(op=ast.And(), values=[is_object, test])
         values = [self.builder.expression_code(arg) for arg in args]
-        call = at.Call(func=load(at, direct), args=[again, load(at, "context"), load(at, "engine"), *values],
+        call = at.Call(func=load(at, direct), args=[again, caller_token(at), load(at, "engine"), *values],
                        keywords=[])
         if self.builder.in_item_function:
             fallback = at.Call(func=fast_attribute(at, "per_item_call"),

@@ -37,6 +37,66 @@ def load(at: PyAst, name: str) -> ast.expr:
     return at.Name(id=name, ctx=ast.Load())
 
 
+CALLER_TOKEN = "mplc_caller_token"
+MATERIALIZED = "_call_context"
+
+
+def caller_token(at: PyAst) -> ast.expr:
+    """``context`` where code hands on what it runs in without reading it (a method it calls
+    directly, a ``new()`` site, a query loop): there a body taken the direct way in hands its
+    caller token (its variables, ``_r.fast.as_context``) and builds no call context."""
+    name = load(at, "context")
+    setattr(name, CALLER_TOKEN, True)
+    return name
+
+
+class LazyCallContext(ast.NodeTransformer):
+    """Every other read of ``context`` in a function whose ``context`` may be a caller token
+    (a body with a direct way in, a query loop) becomes ``(_call_context if _call_context is not
+    None else (_call_context := as_context(context)))``: the call context is built once, when code first needs it. Inside
+    a lambda or comprehension of the function a read builds one unless the function has;
+    nested functions (Parallel branches) have a ``context`` of their own."""
+
+    def __init__(self, builder: "ModuleBuilder", at: PyAst) -> None:
+        self.at = at
+        self.as_context = builder.module_constant(at, "as_context").id
+        self.in_lambda = False
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id != "context" or not isinstance(node.ctx, ast.Load) or getattr(node, CALLER_TOKEN, False):
+            return node
+        at = self.at
+        built = at.Call(func=load(at, self.as_context), args=[load(at, "context")], keywords=[])
+        if not self.in_lambda:
+            built = at.NamedExpr(target=store(at, MATERIALIZED), value=built)
+        expression = at.IfExp(test=at.Compare(left=load(at, MATERIALIZED), ops=[ast.IsNot()],
+                                              comparators=[at.Constant(value=None)]),
+                              body=load(at, MATERIALIZED), orelse=built)
+        for child in ast.walk(expression):
+            if "lineno" in child._attributes:
+                ast.copy_location(child, node)
+        return expression
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.Lambda:
+        if any(argument.arg == "context" for argument in node.args.args):
+            return node
+        return self._nested_scope(node)
+
+    def _nested_scope(self, node: ast.AST) -> ast.AST:
+        """A lambda or comprehension: no ``_call_context :=`` there (a comprehension's iterable may not
+        hold one)."""
+        outer, self.in_lambda = self.in_lambda, True
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.in_lambda = outer
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested_scope
+
+
 def store(at: PyAst, name: str) -> ast.expr:
     return at.Name(id=name, ctx=ast.Store())
 

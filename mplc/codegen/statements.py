@@ -12,8 +12,9 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 
 from mplc import ir
 from mplc.codegen.int_variables import normal_variable_name
-from mplc.codegen.module import (RUNTIME, VARIABLES, BodyLocals, ModuleBuilder, constant, fast_attribute,
-                                  function_def, load, runtime_attribute, runtime_call, store)
+from mplc.codegen.module import (MATERIALIZED, RUNTIME, VARIABLES, BodyLocals, LazyCallContext, ModuleBuilder,
+                                 constant, fast_attribute, function_def, load, runtime_attribute, runtime_call,
+                                 store)
 from mplc.pyast import PyAst
 
 
@@ -149,29 +150,27 @@ class StatementCompiler:
         (``fast.MethodCall``) as ``body(parent, this, caller, caller_engine, *arguments)``, with
         ``parent`` the method's context (``CallPlan.parent``), it does what ``DirectCall`` would
         in its own frame: hands the call to ``_r.fast.enter_slowly`` unless ``_turned_away``
-        finds nothing, else builds the call context (``this.real_this`` as ``$this`` and ``$``,
-        the arguments) and runs."""
+        finds nothing, else builds its variables (``this.real_this`` as ``$this`` and ``$``,
+        the arguments, the method's context under ``METHOD_CONTEXT_KEY``), the caller token
+        ``context`` then holds, and runs; the call context is built only where code needs one
+        (``LazyCallContext``)."""
         builder = self.builder
         names = [body_locals.name(argument.key) for argument in arguments]
         slowly = at.Call(func=fast_attribute(at, "enter_slowly"),
                          args=[load(at, "context"), load(at, "this"), load(at, "caller"), load(at, "caller_engine"),
                                *(load(at, name) for name in names)], keywords=[])
-        call_context = builder.new_name("t")
         variables = at.Dict(keys=[at.Constant(value="$this"), at.Constant(value="$1"),
-                                  *(at.Constant(value=argument.key) for argument in arguments)],
-                            values=[load(at, "this"), load(at, "this"), *(load(at, name) for name in names)])
+                                  *(at.Constant(value=argument.key) for argument in arguments),
+                                  builder.module_constant(at, "METHOD_CONTEXT_KEY")],
+                            values=[load(at, "this"), load(at, "this"), *(load(at, name) for name in names),
+                                    load(at, "context")])
         direct = [
             at.If(test=self._turned_away(at, names, arguments), body=[at.Return(value=slowly)], orelse=[]),
             at.Assign(targets=[store(at, "this")],
                       value=at.Attribute(value=load(at, "this"), attr="real_this", ctx=ast.Load())),
             at.Assign(targets=[store(at, VARIABLES)], value=variables),
-            at.Assign(targets=[store(at, call_context)], value=at.Call(
-                func=builder.module_constant(at, "new_instance"),
-                args=[builder.module_constant(at, "CallContext")], keywords=[])),
-            *(at.Assign(targets=[at.Attribute(value=load(at, call_context), attr=attribute, ctx=ast.Store())],
-                        value=load(at, value))
-              for attribute, value in (("_parent_context", "context"), ("_data", VARIABLES))),
-            at.Assign(targets=[store(at, "context")], value=load(at, call_context)),
+            at.Assign(targets=[store(at, "context")], value=load(at, VARIABLES)),
+            at.Assign(targets=[store(at, MATERIALIZED)], value=at.Constant(value=None)),
         ]
         argument_keys = {argument.key for argument in arguments}
         for key, name in body_locals.names.items():
@@ -179,12 +178,14 @@ class StatementCompiler:
                 direct.append(at.Assign(targets=[store(at, name)], value=load(at, "this")))
             elif key not in argument_keys:
                 direct.append(at.Assign(targets=[store(at, name)], value=at.Constant(value=None)))
-        generic = body_locals.variable_reads(at) or [at.Pass()]
+        generic = [*body_locals.variable_reads(at), at.Assign(targets=[store(at, MATERIALIZED)], value=load(at, "context"))]
         prologue = at.If(test=at.Compare(left=load(at, "caller"), ops=[ast.Is()],
                                          comparators=[at.Constant(value=None)]),
                          body=generic, orelse=direct)
         name = builder.new_name("body")
         parameter_names = ("context", "this", "caller", "caller_engine", *names)
+        lazy = LazyCallContext(builder, at)
+        body = [lazy.visit(statement) for statement in body]
         function = function_def(at, name, parameter_names, [prologue, *body_locals.bindings(at), *body])
         function.args.defaults = [at.Constant(value=None) for _ in parameter_names[1:]]
         builder.definitions.append(function)
@@ -193,9 +194,9 @@ class StatementCompiler:
     def _turned_away(self, at: PyAst, names: list[str], arguments: tuple[DirectArgument, ...]) -> ast.expr:
         """What sends a direct call to ``DirectCall``: an argument its contract must see (its
         type is not one the validator passes unchanged, or the condition of such a value fails),
-        a destroyed receiver, a caller that is no method body's ``CallContext`` (a lambda's
-        context, or a ``WritingCallContext``: code allowed to write what only initialization
-        writes), a running Parallel."""
+        a destroyed receiver, a caller that is neither a method body's caller token nor its
+        ``CallContext`` (a lambda's context, or a ``WritingCallContext``: code allowed to write
+        what only initialization writes), a running Parallel."""
         builder = self.builder
         tests = []
         for name, argument in zip(names, arguments):
@@ -228,10 +229,15 @@ class StatementCompiler:
                     at.UnaryOp(op=ast.Not(), operand=at.Call(
                         func=load(at, when), args=[value, at.Constant(value=None), load(at, "caller_engine")],
                         keywords=[]))])]))
+        caller_type = builder.new_name("t")
         tests += [
             at.Attribute(value=load(at, "this"), attr="destroyed", ctx=ast.Load()),
-            at.Compare(left=at.Call(func=load(at, "type"), args=[load(at, "caller")], keywords=[]),
-                       ops=[ast.IsNot()], comparators=[builder.module_constant(at, "CallContext")]),
+            at.BoolOp(op=ast.And(), values=[
+                at.Compare(left=at.NamedExpr(target=store(at, caller_type), value=at.Call(
+                    func=load(at, "type"), args=[load(at, "caller")], keywords=[])),
+                    ops=[ast.IsNot()], comparators=[load(at, "dict")]),
+                at.Compare(left=load(at, caller_type), ops=[ast.IsNot()],
+                           comparators=[builder.module_constant(at, "CallContext")])]),
             builder.module_constant(at, "running_parallels"),
         ]
         return at.BoolOp(op=ast.Or(), values=tests)

@@ -38,6 +38,7 @@ CALLER_CONTEXT = "?callerContext"
 ALLOW_PROPERTY_WRITES = "?allowPropertyWrites"
 ARGUMENT_OWNER = "?argumentOwner"
 SKIP_FRAME = "?skipFrame"
+METHOD_CONTEXT = "?methodContext"
 
 
 def _create_engine(legacy_format: bool):
@@ -369,6 +370,22 @@ class WritingCallContext(CallContext):
 
 CALL_CONTEXTS = frozenset((CallContext, WritingCallContext))
 """The context classes of method bodies' calls: each one is its body's variable scope."""
+METHOD_CONTEXT_KEY = stored_key(METHOD_CONTEXT)
+
+
+def as_context(scope):
+    """The call context a caller token stands for. A method body taken the direct way in
+    builds no call context unless code that needs one runs: its variables dictionary, which
+    holds the method's context under ``METHOD_CONTEXT_KEY``, is the token it hands the methods
+    it calls directly, the query loops and ``new()`` sites; the context built from it shares
+    that dictionary, so every context made of one token sees the same variables. Any other
+    context is its own."""
+    if type(scope) is dict:
+        context = _new_object(CallContext)
+        context._parent_context = scope[METHOD_CONTEXT_KEY]
+        context._data = scope
+        return context
+    return scope
 PLAIN_CONTEXTS = frozenset((contexts.Context, CallContext, WritingCallContext))
 """The context classes whose data is their own ``_data`` dictionary."""
 

@@ -866,7 +866,9 @@ class DirectCall:
         self.parent = self.plan.parent
 
     def call(self, receiver, caller, engine, *values):
-        """Call the method on ``receiver`` for code running in ``caller``."""
+        """Call the method on ``receiver`` for code running in ``caller`` (a context, or a
+        body's caller token: ``bridge.as_context``)."""
+        caller = bridge.as_context(caller)
         for value, (types, when) in zip(values, self.accepted):
             if type(value) not in types or (when is not None and not when(value, None, engine)):
                 values = self._checked(receiver, caller, engine, values)
@@ -930,11 +932,13 @@ def run_body(method, context):
 
 
 def running_method(frame):
-    """The method whose body ``frame`` runs, once the body holds its call context (a body
-    taken the direct way in builds it after checking its arguments), else None."""
+    """The method whose body ``frame`` runs, once the body holds its call context or, taken
+    the direct way in, its variables (after checking its arguments), else None."""
     if frame.f_code not in METHOD_BODY_CODES:
         return None
     context = frame.f_locals.get("context")
+    if type(context) is dict:
+        return context[bridge.METHOD_CONTEXT_KEY]._data[_CURRENT_METHOD_KEY]
     if type(context) not in bridge.CALL_CONTEXTS:
         return None
     return bridge.lookup(context, _CURRENT_METHOD_KEY)
@@ -947,7 +951,7 @@ def running_body_contexts(executor):
     for frame in flow.running_frames():
         method = running_method(frame)
         if method is not None and method.declaring_type.executor is executor:
-            yield frame.f_locals["context"]
+            yield bridge.as_context(frame.f_locals["context"])
 
 
 __all__ = ["Executor", "Package", "running_body_contexts"]

@@ -27,6 +27,8 @@ _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
 _TYPE_KEY = bridge.TYPE_KEY
 _NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
 _CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
+METHOD_CONTEXT_KEY = bridge.METHOD_CONTEXT_KEY
+as_context = bridge.as_context
 _NUMBERS = (int, float)
 FrozenDict = utils.FrozenDict
 SHORT = bridge.SHORT
@@ -47,6 +49,9 @@ INLINE_LOWER_BOUND = -INLINE_BOUND
 
 
 def _call(name, context, engine, *values):
+    """yaql's ``name(*values)`` resolved in ``context`` (which may be a caller token: the
+    helpers whose slow path this is get one from bodies, ``bridge.as_context``)."""
+    context = as_context(context)
     return context(name, engine, NO_VALUE, context)(*values)
 
 
@@ -253,6 +258,7 @@ def dict_of_selected(receiver, site, loop, context, engine, *values):
     values of the body's variables it reads. Other receivers: the site, then ``dict_of_pairs``."""
     if type(receiver) not in site.query_receivers or site.query is not _select \
             or not site.library(context):
+        context = as_context(context)
         return dict_of_pairs(site(receiver, context, engine), context, engine)
     limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
     return bridge.frozen_dict(loop(_iterable(receiver, engine), context, engine, limit, *values))
@@ -309,7 +315,7 @@ def selected_result(receiver, site, loop, context, engine, *values):
     if site.item_query is _select and type(receiver) in site.query_receivers and _LOOPS_APPLY[engine] \
             and site.library(context):
         return loop(_iterable(receiver, engine), context, engine, *values)
-    return bridge.result(site(receiver, context, engine))
+    return bridge.result(site(receiver, as_context(context), engine))
 
 
 def selected_where(receiver, where_site, select_site, loop, context, engine, *values):
@@ -323,6 +329,7 @@ def selected_where(receiver, where_site, select_site, loop, context, engine, *va
             and type(receiver) in where_site.query_receivers and _LOOPS_APPLY[engine] \
             and where_site.library(context) and select_site.library(context):
         return loop(_iterable(receiver, engine), context, engine, *values)
+    context = as_context(context)
     return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
 
 
@@ -386,7 +393,8 @@ class NewObject:
     the name resolves to is remembered per names scope (kept by the scope's class in its
     ``call_sites``: another package's class may see another class under the name), as an
     ``AcceptedNew`` for the first caller class when that builds the class's objects; that
-    ``AcceptedNew`` is also kept in the data of each method context it serves, under the site's
+    ``AcceptedNew`` is also kept in the data of each method context it serves (the parent of a
+    body's call context, or the one its caller token holds), under the site's
     own ``site_key`` (a ``?`` key: no variable, so the garbage collector's walk of running
     bodies' variables passes it by), where a method body's call finds it in one lookup. Its
     value is frozen (an object: ``result`` leaves it as it is)."""
@@ -399,8 +407,9 @@ class NewObject:
         self.site_key = f"?newSite{next(_NEW_SITE_NUMBERS)}"
 
     def __call__(self, context, engine, *values):
-        if type(context) is CallContext:
-            site = context._parent_context._data.get(self.site_key)
+        if type(context) is dict or type(context) is CallContext:
+            site = (context[METHOD_CONTEXT_KEY] if type(context) is dict
+                    else context._parent_context)._data.get(self.site_key)
             if site is not None and _OBJECT_SIZE <= _MEMORY_QUOTAS[engine]:
                 if not site.covers_values:
                     for value in values:
@@ -429,6 +438,7 @@ class NewObject:
                         executor.objects[created.object_id] = created
                         return created
         executor = _ACTIVE_EXECUTORS[-1]
+        context = as_context(context)
         properties = tuple(zip(self.names, values))
         scope, caller_type = _names_scope_and_type(context)
         if type(scope) is MuranoType:
@@ -820,12 +830,16 @@ class MethodCall:
 
     def library(self, context) -> bool:
         """``library_method(context, name)``, remembered for the last parent of a method
-        body's call context it was true for (held weakly): a call context holds no functions
-        and a context's parents and functions never change once it is built, so every call
-        context of one method (of one class, under one Format: one parent) gets that answer."""
-        if type(context) is not CallContext:
+        body's call context (or caller token) it was true for (held weakly): a call context
+        holds no functions and a context's parents and functions never change once it is
+        built, so every call context of one method (of one class, under one Format: one
+        parent) gets that answer."""
+        if type(context) is dict:
+            parent = context[METHOD_CONTEXT_KEY]
+        elif type(context) is CallContext:
+            parent = context._parent_context
+        else:
             return library_method(context, self.name)
-        parent = context._parent_context
         if self.library_parent() is parent:
             return True
         if library_method(parent, self.name):

@@ -863,7 +863,7 @@ def _statement_context(frame):
     for running in _live_frames(frame):
         code = running.f_code
         if code.co_filename.endswith(YAML_SUFFIXES) and "context" in code.co_varnames[:code.co_argcount]:
-            return running.f_locals["context"]
+            return bridge.as_context(running.f_locals["context"])
     return None
 
 

@@ -20,7 +20,7 @@ HOSTILE = [
     "é\u2028",
 ]
 GENERATED = ("_r", "_ENGINE", "CLASS", "_INSTRUCTIONS", "context", "receiver", "engine", "range", "type", "Exception", "_",
-             "value", "cc", "_variables", "this", "caller", "caller_engine", "int")
+             "value", "cc", "_variables", "this", "caller", "caller_engine", "int", "dict", "_call_context")
 
 
 GENERATED_NAME = re.compile(r"_[A-Za-z]+[0-9]+")
@@ -67,8 +67,8 @@ def test_runtime_attributes_are_only_runtime_exports(tmp_path):
     assert attributes <= {"engine_for", "ClassSpec", "MethodSpec", "evaluate", "call", "constant", "lazy",
                           "fast", "variable", "NO_VALUE", "SCALARS", "result", "_data", "get",
                           # a body's direct way in (fast.enter_slowly and what it checks and builds)
-                          "enter_slowly", "CallContext", "running_parallels", "new_instance", "destroyed",
-                          "real_this", "_parent_context", "quota", "QUOTA_FREE", "SMALL_RESULTS", "returned", "INLINE_BOUND",
+                          "enter_slowly", "CallContext", "running_parallels", "METHOD_CONTEXT_KEY", "as_context",
+                          "destroyed", "real_this", "quota", "QUOTA_FREE", "SMALL_RESULTS", "returned", "INLINE_BOUND",
                           "INLINE_LOWER_BOUND",
                           # every body turns Python errors into MuranoPL exceptions
                           "MuranoPlException", "to_murano_exception", "__traceback__"}
