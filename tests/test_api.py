@@ -12,6 +12,7 @@ import pytest
 import mplc
 from mplc.api import compile_packages
 from mplc.diagnostics import CompileError
+from mplc.runtime.errors import MuranoPlException
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HELLO = os.path.join(ROOT, "examples", "hello")
@@ -95,3 +96,27 @@ def test_render_of_a_dict_keyed_by_objects_already_written(tmp_path):
     other_id = other["?"]["id"]
     assert by_other == {f"<tests.keyed.Keyed/0.0.0 {other_id}>": 1}
     assert list(by_this.values()) == [2] and list(by_this)[0].startswith("<tests.keyed.Keyed/0.0.0 ")
+
+
+
+MISSING_RESOURCE = {
+    "manifest.yaml": "Format: MuranoPL/1.3\nType: Application\nFullName: tests.missing\n"
+                     "Classes:\n  tests.missing.App: App.yaml\n",
+    "Classes/App.yaml": "Namespaces:\n  =: tests.missing\n  sys: io.murano.system\nName: App\nMethods:\n"
+                        "  deploy:\n    Body:\n      - Return: new(sys:Resources).string('absent.txt')\n",
+}
+
+
+def test_compiled_code_names_its_package_files_by_absolute_path(tmp_path, monkeypatch):
+    """A stack trace and a missing resource name the package's files by absolute path, however
+    the run spells the package's directory and whichever spelling compiled into the shared cache
+    first (a relative one read from another directory would name the wrong file)."""
+    _write(tmp_path / "pkg", MISSING_RESOURCE)
+    monkeypatch.chdir(tmp_path)
+    cache = str(tmp_path / "cache")
+    for path in ("pkg", str(tmp_path / "pkg")):
+        runtime = mplc.Runtime([path], cache_dir=cache)
+        with pytest.raises(MuranoPlException) as raised:
+            runtime.call(runtime.new("tests.missing.App"), "deploy")
+        assert raised.value.stack_trace[-1]["file"] == str(tmp_path / "pkg" / "Classes" / "App.yaml")
+        assert str(tmp_path / "pkg" / "Resources" / "absent.txt") in str(raised.value)

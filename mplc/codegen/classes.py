@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 
 from mplc import ir
 from mplc.codegen.instructions import InstructionTable
@@ -57,7 +58,7 @@ class ClassModuleCompiler:
             imports=_strings(at, (ref.full_name for ref in cls.imports)),
             properties=self._by_name(at, cls.properties, self._property),
             methods=self._by_name(at, cls.methods, self._method),
-            source_file=at.Constant(value=cls.source_file),
+            source_file=at.Constant(value=os.path.abspath(cls.source_file)),  # as its code's file
             line=at.Constant(value=cls.pos.line),
         )
         assign = at.Assign(targets=[store(at, "CLASS")], value=spec)
