@@ -17,8 +17,7 @@ with Parallel (whose branches write through the context) has none. Hoisted code 
 arguments) reads variables from the context, not the locals, and is not affected.
 
 ``int_bit_bounds`` then bounds their size: a result that certainly stays below the runtime's
-inline bound (``INLINE_BOUND_BITS``) needs no bound test either (see its docstring). An int
-variable no hoisted code reads is not written through to the context (``BodyLocals.keep_local``).
+inline bound (``INLINE_BOUND_BITS``) needs no bound test either (see its docstring).
 """
 
 from __future__ import annotations

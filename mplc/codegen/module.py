@@ -140,9 +140,10 @@ def holds_expression(value: ir.Value) -> bool:
 class BodyLocals:
     """The variables of one method body kept as Python locals (``_v1``, ...), by yaql key.
 
-    Every write also goes to the body's variable scope (``_variables``, the call context's
-    data), so code that reads the context (hoisted lazy arguments, lambdas, the bridge, the
-    garbage collector) always sees current values; only reads are local."""
+    A write also goes to the body's variable scope (``_variables``, the call context's data)
+    when code reads the variable from the context (hoisted lazy arguments, lambdas, Parallel
+    branches, an assignment to a path under it), or the body runs Parallel branches (after
+    which every local is read back) or reads ``extra`` (``keep_local``); reads are local."""
 
     def __init__(self, builder: "ModuleBuilder", int_keys: frozenset[str] = frozenset(),
                  int_bounds: dict[str, int] | None = None) -> None:
@@ -172,11 +173,12 @@ class BodyLocals:
         return assignment
 
     def keep_local(self, context_reads: set[str]) -> None:
-        """Int variables that no code reads from the context (``context_reads``: the keys
-        hoisted code and the bridge read) are written to their local only: the garbage
-        collector, the other reader of the variable scope, looks for objects, not ints."""
+        """Variables that no code reads from the context (``context_reads``: the keys hoisted
+        code, Parallel branches and the runtime's assignment to a path read) are written to
+        their local only: the garbage collector, the other reader of the variable scope, also
+        reads a running body's ``_vN`` locals (``executor.running_bodies``)."""
         for key, assignment in self.writes:
-            if key in self.int_keys and key not in context_reads:
+            if key not in context_reads:
                 del assignment.targets[1:]
 
     def read_back(self, at: PyAst, key: str) -> ast.stmt:

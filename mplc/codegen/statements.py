@@ -65,6 +65,15 @@ def _reads_attribute(node, name: str) -> bool:
     return any(_reads_attribute(getattr(node, field), name) for field in _child_fields(type(node)))
 
 
+def _holds(node, node_type) -> bool:
+    """Whether IR ``node`` is or holds a node of ``node_type``."""
+    if isinstance(node, node_type):
+        return True
+    if isinstance(node, tuple):
+        return any(_holds(item, node_type) for item in node)
+    return any(_holds(getattr(node, field), node_type) for field in _child_fields(type(node)))
+
+
 @functools.cache
 def _child_fields(node_type) -> tuple[str, ...]:
     """The fields of an IR node class that may hold other nodes (none for values and ``Pos``)."""
@@ -133,7 +142,7 @@ class StatementCompiler:
             self.builder.locals = None
             self.builder.direct_entry = False
         context_reads = self.builder.context_reads
-        if _reads_attribute(block, "extra"):
+        if _reads_attribute(block, "extra") or _holds(block, ir.Parallel):
             context_reads = context_reads | set(body_locals.names)
         body_locals.keep_local(context_reads)
         body_locals.fill_reloads(body)
@@ -347,7 +356,9 @@ class StatementCompiler:
                                                                  self._target(node.target), value))]
         root = node.target.root
         if self.builder.locals is not None and isinstance(root, ir.GetContextValue):
-            statements.append(self.builder.locals.read_back(at, normal_variable_name(root.name)))
+            key = normal_variable_name(root.name)
+            self.builder.context_reads.add(key)  # the runtime reads the root from the context
+            statements.append(self.builder.locals.read_back(at, key))
         return statements
 
     def _scalar_inline(self, at: PyAst, code: ast.expr) -> ast.expr:

@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import sys
 
 import yaml
@@ -944,14 +945,20 @@ def running_method(frame):
     return bridge.lookup(context, _CURRENT_METHOD_KEY)
 
 
-def running_body_contexts(executor):
-    """The call contexts of the method bodies ``executor`` is running: those of the method
-    frames (``running_method``) on the running green thread's stack and on every live Parallel
-    branch's (the garbage collector's roots; found when it runs, so calls register nothing)."""
+def running_bodies(executor):
+    """The method bodies ``executor`` is running, as (call context, values of the variables
+    kept as Python locals, ``_vN``): those of the method frames (``running_method``) on the
+    running green thread's stack and on every live Parallel branch's (the garbage collector's
+    roots; found when it runs, so calls register nothing)."""
     for frame in flow.running_frames():
         method = running_method(frame)
         if method is not None and method.declaring_type.executor is executor:
-            yield bridge.as_context(frame.f_locals["context"])
+            frame_locals = frame.f_locals
+            yield (bridge.as_context(frame_locals["context"]),
+                   [value for name, value in frame_locals.items() if _BODY_LOCAL.fullmatch(name)])
 
 
-__all__ = ["Executor", "Package", "running_body_contexts"]
+_BODY_LOCAL = re.compile(r"_v\d+")
+"""A generated body's local holding a variable (docs/compiled-modules.md)."""
+
+__all__ = ["Executor", "Package", "running_bodies"]

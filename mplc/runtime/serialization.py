@@ -727,8 +727,10 @@ def _referenced(value):
 def _held_by_running_methods(executor):
     """Objects the variables, arguments and ``$this`` of running method bodies refer to: the
     reference's collector never frees what a live Python frame holds."""
-    from mplc.runtime.executor import running_body_contexts
-    for context in running_body_contexts(executor):
+    from mplc.runtime.executor import running_bodies
+    for context, local_values in running_bodies(executor):
+        for value in local_values:
+            yield from _referenced(value)
         while context is not None:
             for name in list(context.keys()):
                 if name.startswith("$"):
