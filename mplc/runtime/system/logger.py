@@ -20,7 +20,8 @@ class Logger:
     ``_Logger__message`` as it does the reference's: a message that is not a string fails with
     that name in its ArgumentException."""
 
-    def __init__(self, logger_name: str):
+    def __init__(self, logger_name):
+        """Any name, null included, as the reference's (its constructor has no parameter spec)."""
         self.name = logger_name
         self.logger = logging.getLogger(f"applications.{logger_name}")
 
