@@ -89,7 +89,11 @@ def bind(obj, mappings):
     if utils.is_sequence(obj):
         return [bind(item, mappings) for item in obj]
     if isinstance(obj, Mapping):
-        return {bind(key, mappings): bind(value, mappings) for key, value in obj.items()}
+        result = {}
+        for key, value in obj.items():
+            bound = bind(value, mappings)  # the value first: a failing key and value report the value's
+            result[bind(key, mappings)] = bound
+        return result
     return obj
 
 
