@@ -4,7 +4,6 @@ functions, and reflection on types, methods, properties, arguments and packages.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 
@@ -281,7 +280,7 @@ def _remove(document, tokens):
 
 
 def _replace(document, tokens, operation):
-    value = copy.deepcopy(_value(operation))
+    value = _mutable(_value(operation))
     container, key = _to_last(document, tokens)
     if key is None:
         return value
@@ -319,7 +318,7 @@ def _move(document, tokens, operation):
 def _copy(document, tokens, operation):
     container, key = _to_existing_last(document, _source(operation))
     try:
-        value = copy.deepcopy(container if key is None else container[key])
+        value = _mutable(container if key is None else container[key])
     except (KeyError, IndexError) as error:
         raise JsonPatchPathNotFound(str(error)) from None
     return _add(document, tokens, value, operation["path"])
@@ -340,7 +339,7 @@ def _test(document, tokens, operation):
 
 _OPERATIONS = {
     "add": lambda document, tokens, operation: _add(
-        document, tokens, copy.deepcopy(_value(operation)), operation["path"]),
+        document, tokens, _mutable(_value(operation)), operation["path"]),
     "remove": lambda document, tokens, operation: _remove(document, tokens),
     "replace": _replace,
     "move": _move,
@@ -370,6 +369,8 @@ def _validated(operation):
 
 
 def _mutable(value):
+    """A fresh copy of a value's lists and dicts; objects in it stay themselves (the reference's
+    jsonpatch deep-copies them, docs/fidelity.md)."""
     if isinstance(value, Mapping):
         return {_mutable(k): _mutable(v) for k, v in value.items()}
     if utils.is_sequence(value):
