@@ -383,7 +383,7 @@ def _mutable(value):
 def patch_(obj, patch):
     """Apply a JSON patch (one operation or a list of them); where a pointer stops resolving,
     the document as far as it was patched."""
-    operations = _mutable(patch) if utils.is_sequence(patch) else [_mutable(patch)]
+    operations = _mutable(patch) if isinstance(patch, tuple) else [_mutable(patch)]
     steps = [_validated(operation) for operation in operations]
     document = _mutable(obj)
     patched = document
