@@ -179,9 +179,12 @@ def _key(container, token):
     """``token`` as a key of ``container``: an int (or ``-``) for a list."""
     if isinstance(container, Mapping):
         return token
-    if isinstance(container, str) or not isinstance(container, Sequence):
+    if isinstance(container, str) or (not isinstance(container, Sequence) and hasattr(container, "__getitem__")):
         raise JsonPointerException(f"Cannot apply token '{token}' to non-container type "
                                    f"{type(container)}")
+    if not isinstance(container, Sequence):
+        raise JsonPointerException(f"Document '{type(container)}' does not support indexing, "
+                                   "must be mapping/sequence or support __getitem__")
     if token == _END_OF_LIST:
         return token
     if not _ARRAY_INDEX.fullmatch(token):
@@ -369,11 +372,12 @@ def _validated(operation):
 
 
 def _mutable(value):
-    """A fresh copy of a value's lists and dicts; objects in it stay themselves (the reference's
-    jsonpatch deep-copies them, docs/fidelity.md)."""
+    """A fresh copy of a value's lists and dicts (a set becomes a list, as the reference's
+    to_mutable makes it); objects in it stay themselves (the reference's jsonpatch deep-copies
+    them, docs/fidelity.md)."""
     if isinstance(value, Mapping):
         return {_mutable(k): _mutable(v) for k, v in value.items()}
-    if utils.is_sequence(value):
+    if utils.is_sequence(value) or isinstance(value, utils.SetType):
         return [_mutable(item) for item in value]
     return value
 
