@@ -364,6 +364,7 @@ class MuranoType:
         self.referenced_property_names = None
         self.serialized_name = None
         self.action_entries = None
+        self.destroy_methods = None  # its .destroy methods, own class first: serialization.destroy_methods
         self.instance_checks = {}
         self.call_sites = {}  # fast.MethodCall site -> what it resolved to on this class; fast.NewObject
         # site -> the class its name resolves to in this class's names scope

@@ -769,7 +769,11 @@ def destruction_order(doomed):
             return level[obj]
         if obj in visiting:
             return 0
-        subscribers = [obj.owner.real_this] if obj.owner is not None else []
+        owner = obj.owner
+        if owner is None and not obj.destruction_dependencies:
+            level[obj] = 1
+            return 1
+        subscribers = [owner.real_this] if owner is not None else []
         subscribers += [s for s, _ in obj.destruction_dependencies if s not in subscribers]
         result = 1 + max((depth(s, visiting + (obj,)) for s in subscribers if s in doomed_set),
                          default=0)
@@ -828,9 +832,9 @@ def _destroy_all_but(executor, alive, at_end=False) -> int:
         obj.doomed = True
     groups = destruction_order(doomed)
     for group in groups:
-        _each(executor, group, _signal_subscribers)
+        _each(executor, group, _signal_subscribers, _has_destruction_handlers)
     for group in reversed(groups):
-        _each(executor, group, _destroy)
+        _each(executor, group, _destroy, destroy_methods)
         if not at_end:
             for obj in group:
                 _mark_destroyed(executor, obj)
@@ -840,14 +844,34 @@ def _destroy_all_but(executor, alive, at_end=False) -> int:
     return len(doomed)
 
 
-def _each(executor, group, action):
+def _each(executor, group, action, has_work):
     """``action(executor, obj)`` for every object of a destruction group; for several, as green
     threads, as the reference's parallel_select runs them: other green threads (Parallel
-    branches) run meanwhile."""
+    branches) run meanwhile. While no Parallel runs there are no other green threads to run
+    meanwhile, so the objects ``has_work`` says the action does nothing for (most objects of a
+    big collection: no handlers, no ``.destroy``) get no green thread of their own."""
     if len(group) == 1:
         action(executor, group[0])
-    else:
-        flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+        return
+    if not flow.running_parallels:
+        group = [obj for obj in group if has_work(obj)]
+        if not group:
+            return
+    flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+
+
+def _has_destruction_handlers(obj) -> bool:
+    return bool(obj.destruction_dependencies)
+
+
+def destroy_methods(obj) -> list:
+    """The ``.destroy`` methods of the object's class and its ancestors (own class first),
+    found once per class: a class's methods never change once it is loaded."""
+    murano_type = obj.type
+    found = murano_type.destroy_methods
+    if found is None:
+        found = murano_type.destroy_methods = murano_type.find_methods(lambda m: m.name == ".destroy")
+    return found
 
 
 def _signal_subscribers(executor, obj):
@@ -862,7 +886,7 @@ def _signal_subscribers(executor, obj):
 
 
 def _destroy(executor, obj):
-    for method in obj.type.find_methods(lambda m: m.name == ".destroy"):
+    for method in destroy_methods(obj):
         try:
             executor.call_method(method, obj.cast(method.declaring_type))
         except Exception:  # noqa: BLE001 - the reference mutes (and logs) these
@@ -871,6 +895,7 @@ def _destroy(executor, obj):
 
 def _mark_destroyed(executor, obj):
     obj.destroyed = True
-    for part in obj.parts():
-        part.destroyed = True
+    if obj._parents is not None:  # parts made later copy the whole object's destroyed
+        for part in obj.parts():
+            part.destroyed = True
     executor.objects.pop(obj.object_id, None)
