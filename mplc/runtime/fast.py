@@ -435,7 +435,7 @@ class NewObject:
                         properties[name] = value
                     else:
                         created = _built_whole(site.murano_type, properties, site.extension)
-                        executor.objects[created.object_id] = created
+                        executor.objects.ordered[created] = None
                         return created
         executor = _ACTIVE_EXECUTORS[-1]
         context = as_context(context)

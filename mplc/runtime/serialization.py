@@ -368,7 +368,7 @@ class _Writer:
         self.references = []
 
     def object(self, obj):
-        object_id = obj.object_id
+        object_id = obj.drawn_id or obj.object_id
         self.written.add(object_id)
         murano_type = obj.type
         names = murano_type.written_property_names
@@ -433,7 +433,7 @@ class _Writer:
         """An object inline where ``parent`` owns it (and it is not written yet), else a
         reference resolved when the tree is done. A class part (a cast) is written as that
         class, as the reference writes it."""
-        if value.real_this._owner is parent and value.object_id not in self.written:
+        if value.real_this._owner is parent and (value.drawn_id or value.object_id) not in self.written:
             return self.object(value)
         self.references.append((containers, key, value))
         return self.leaf(None)
@@ -455,7 +455,7 @@ class _Writer:
             if item_type in _SCALAR_TYPES:
                 result.append(item)
             elif item_type is MuranoObject:
-                if item.real_this._owner is parent and item.object_id not in self.written:
+                if item.real_this._owner is parent and (item.drawn_id or item.object_id) not in self.written:
                     result.append(self.object(item))
                 else:
                     result.append(None)
@@ -479,7 +479,7 @@ class _ModelWriter(_Writer):
         return value, value
 
     def object(self, obj):
-        object_id = obj.object_id
+        object_id = obj.drawn_id or obj.object_id
         self.written.add(object_id)
         murano_type = obj.type
         names = murano_type.written_property_names
@@ -538,7 +538,7 @@ class _ModelWriter(_Writer):
                 copy.append(item)
             else:
                 if item_type is MuranoObject:
-                    if item.real_this._owner is parent and item.object_id not in self.written:
+                    if item.real_this._owner is parent and (item.drawn_id or item.object_id) not in self.written:
                         written, written_copy = self.object(item)
                     else:
                         written = written_copy = None
@@ -703,12 +703,13 @@ def _meta_texts(method) -> dict:
     name. The meta objects are built as the reference builds them, outside the object store."""
     from mplc.runtime.system.functions import get_meta
     executor = method.declaring_type.executor
-    known = set(executor.objects)
+    known = set(executor.objects.ordered)
     try:
         meta = get_meta(executor.object_context(method.declaring_type), method)
     finally:
-        for object_id in set(executor.objects) - known:
-            del executor.objects[object_id]
+        for obj in executor.objects.values():
+            if obj not in known:
+                executor.objects.discard(obj)
     return {item.type.name: item.properties.get("text") for item in meta}
 
 
@@ -898,4 +899,4 @@ def _mark_destroyed(executor, obj):
     if obj._parents is not None:  # parts made later copy the whole object's destroyed
         for part in obj.parts():
             part.destroyed = True
-    executor.objects.pop(obj.object_id, None)
+    executor.objects.discard(obj)
