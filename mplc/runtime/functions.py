@@ -4,6 +4,7 @@ engine/system/yaql_functions.py), written for mplc's object model, plus a safe `
 from __future__ import annotations
 
 import base64
+import binascii
 import random
 import string
 import time
@@ -301,13 +302,20 @@ def random_name():
 
 
 @specs.parameter("value", yaqltypes.String())
+@specs.extension_method
 def base64encode(value):
     return base64.b64encode(value.encode("utf-8")).decode("utf-8")
 
 
 @specs.parameter("value", yaqltypes.String())
+@specs.extension_method
 def base64decode(value):
-    return base64.b64decode(value).decode("utf-8")
+    """Bad base64 is a TypeError, as oslo.serialization (the reference's decoder) reports it."""
+    try:
+        decoded = base64.b64decode(value)
+    except binascii.Error as error:
+        raise TypeError(str(error)) from None
+    return decoded.decode("utf-8")
 
 
 def trace(value):

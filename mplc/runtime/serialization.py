@@ -340,6 +340,13 @@ class _Writer:
         """The tree of ``root``: an object, or a class part of one (``dump()`` honouring an
         upcast writes the properties that class and its ancestors declare, under its type)."""
         result = self.object(root)
+        self.resolve_references()
+        return result
+
+    def resolve_references(self):
+        """Write each object referenced but not written, that can move, in full where it was
+        first referenced (pass after pass, as its properties may reference more); then the
+        references left become ids."""
         while self.references:
             pending, self.references = self.references, []
             moved = False
@@ -353,7 +360,6 @@ class _Writer:
             if not moved:
                 break
         self._finish_references()
-        return result
 
     @staticmethod
     def place(containers, key, written):
@@ -627,7 +633,7 @@ def render(value):
         return object_to_dict(value)
     writer = _Writer(allow_refs=True)
     result = _render_value(value, writer, None, None)
-    writer._finish_references()
+    writer.resolve_references()
     return result
 
 

@@ -4,7 +4,6 @@ functions, and reflection on types, methods, properties, arguments and packages.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 
@@ -89,7 +88,11 @@ def bind(obj, mappings):
     if utils.is_sequence(obj):
         return [bind(item, mappings) for item in obj]
     if isinstance(obj, Mapping):
-        return {bind(key, mappings): bind(value, mappings) for key, value in obj.items()}
+        result = {}
+        for key, value in obj.items():
+            bound = bind(value, mappings)  # the value first: a failing key and value report the value's
+            result[bind(key, mappings)] = bound
+        return result
     return obj
 
 
@@ -176,9 +179,12 @@ def _key(container, token):
     """``token`` as a key of ``container``: an int (or ``-``) for a list."""
     if isinstance(container, Mapping):
         return token
-    if isinstance(container, str) or not isinstance(container, Sequence):
+    if isinstance(container, str) or (not isinstance(container, Sequence) and hasattr(container, "__getitem__")):
         raise JsonPointerException(f"Cannot apply token '{token}' to non-container type "
                                    f"{type(container)}")
+    if not isinstance(container, Sequence):
+        raise JsonPointerException(f"Document '{type(container)}' does not support indexing, "
+                                   "must be mapping/sequence or support __getitem__")
     if token == _END_OF_LIST:
         return token
     if not _ARRAY_INDEX.fullmatch(token):
@@ -277,7 +283,7 @@ def _remove(document, tokens):
 
 
 def _replace(document, tokens, operation):
-    value = copy.deepcopy(_value(operation))
+    value = _mutable(_value(operation))
     container, key = _to_last(document, tokens)
     if key is None:
         return value
@@ -315,7 +321,7 @@ def _move(document, tokens, operation):
 def _copy(document, tokens, operation):
     container, key = _to_existing_last(document, _source(operation))
     try:
-        value = copy.deepcopy(container if key is None else container[key])
+        value = _mutable(container if key is None else container[key])
     except (KeyError, IndexError) as error:
         raise JsonPatchPathNotFound(str(error)) from None
     return _add(document, tokens, value, operation["path"])
@@ -336,7 +342,7 @@ def _test(document, tokens, operation):
 
 _OPERATIONS = {
     "add": lambda document, tokens, operation: _add(
-        document, tokens, copy.deepcopy(_value(operation)), operation["path"]),
+        document, tokens, _mutable(_value(operation)), operation["path"]),
     "remove": lambda document, tokens, operation: _remove(document, tokens),
     "replace": _replace,
     "move": _move,
@@ -366,9 +372,12 @@ def _validated(operation):
 
 
 def _mutable(value):
+    """A fresh copy of a value's lists and dicts (a set becomes a list, as the reference's
+    to_mutable makes it); objects in it stay themselves (the reference's jsonpatch deep-copies
+    them, docs/fidelity.md)."""
     if isinstance(value, Mapping):
         return {_mutable(k): _mutable(v) for k, v in value.items()}
-    if utils.is_sequence(value):
+    if utils.is_sequence(value) or isinstance(value, utils.SetType):
         return [_mutable(item) for item in value]
     return value
 
@@ -378,7 +387,7 @@ def _mutable(value):
 def patch_(obj, patch):
     """Apply a JSON patch (one operation or a list of them); where a pointer stops resolving,
     the document as far as it was patched."""
-    operations = _mutable(patch) if utils.is_sequence(patch) else [_mutable(patch)]
+    operations = _mutable(patch) if isinstance(patch, tuple) else [_mutable(patch)]
     steps = [_validated(operation) for operation in operations]
     document = _mutable(obj)
     patched = document

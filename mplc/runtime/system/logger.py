@@ -16,7 +16,12 @@ logging.addLevelName(TRACE, "TRACE")
 
 @native("io.murano.system.Logger")
 class Logger:
-    def __init__(self, logger_name: str):
+    """The parameters are class-private (``__message``), so Python names them
+    ``_Logger__message`` as it does the reference's: a message that is not a string fails with
+    that name in its ArgumentException."""
+
+    def __init__(self, logger_name):
+        """Any name, null included, as the reference's (its constructor has no parameter spec)."""
         self.name = logger_name
         self.logger = logging.getLogger(f"applications.{logger_name}")
 
@@ -39,27 +44,27 @@ class Logger:
     def _log(self, executor, level, message, args, kwargs):
         self._emit(executor, level, self._format(executor, message, args, kwargs))
 
-    def trace(self, executor, message: str, *args, **kwargs):
-        self._log(executor, TRACE, message, args, kwargs)
+    def trace(self, executor, __message: str, *args, **kwargs):
+        self._log(executor, TRACE, __message, args, kwargs)
 
-    def debug(self, executor, message: str, *args, **kwargs):
-        self._log(executor, logging.DEBUG, message, args, kwargs)
+    def debug(self, executor, __message: str, *args, **kwargs):
+        self._log(executor, logging.DEBUG, __message, args, kwargs)
 
-    def info(self, executor, message: str, *args, **kwargs):
-        self._log(executor, logging.INFO, message, args, kwargs)
+    def info(self, executor, __message: str, *args, **kwargs):
+        self._log(executor, logging.INFO, __message, args, kwargs)
 
-    def warning(self, executor, message: str, *args, **kwargs):
-        self._log(executor, logging.WARNING, message, args, kwargs)
+    def warning(self, executor, __message: str, *args, **kwargs):
+        self._log(executor, logging.WARNING, __message, args, kwargs)
 
-    def error(self, executor, message: str, *args, **kwargs):
-        self._log(executor, logging.ERROR, message, args, kwargs)
+    def error(self, executor, __message: str, *args, **kwargs):
+        self._log(executor, logging.ERROR, __message, args, kwargs)
 
-    def critical(self, executor, message: str, *args, **kwargs):
-        self._log(executor, logging.CRITICAL, message, args, kwargs)
+    def critical(self, executor, __message: str, *args, **kwargs):
+        self._log(executor, logging.CRITICAL, __message, args, kwargs)
 
-    def exception(self, executor, exc, message: str, *args, **kwargs):
+    def exception(self, executor, __exc, __message: str, *args, **kwargs):
         """The message, then the caught exception's stack trace as its toString writes it."""
-        stack_trace = exc.real_this.properties.get("stackTrace")
-        text = self._format(executor, message, args, kwargs)
+        stack_trace = __exc.real_this.properties.get("stackTrace")
+        text = self._format(executor, __message, args, kwargs)
         text += "\n" + executor.call(stack_trace, "toString")
         self._emit(executor, logging.ERROR, text)
