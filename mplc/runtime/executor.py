@@ -23,7 +23,7 @@ from mplc import versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
-from mplc.runtime.model import METHOD_BODY_CODES, NO_VALUE, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.model import METHOD_BODY_CODES, NO_VALUE, MuranoObject, MuranoType, ObjectStore, TypeReference
 from mplc.runtime.specs import PackageSpec
 
 CORE_OBJECT = "io.murano.Object"
@@ -130,7 +130,7 @@ class Executor:
             self.packages.setdefault(core.full_name, []).append(Package(core, dict(core.classes), self))
         for versions in self.packages.values():
             versions.sort(key=lambda p: p.version)
-        self.objects = {}
+        self.objects = ObjectStore()
         self.static_values = {}
         self.attributes = {}
         self.root = None
@@ -614,7 +614,7 @@ class Executor:
         if direct:
             created = (murano_type.load_plan or load_plan(murano_type)).new_accepted(self, properties, caller_type)
             if created is not None:
-                self.objects[created.object_id] = created
+                self.objects.add(created)
                 return created
         for name, value in properties.items():
             if type(value) not in bridge.SCALARS:
@@ -624,7 +624,7 @@ class Executor:
         if direct:
             created = new_directly(self, murano_type, properties, caller_type)
             if created is not None:
-                self.objects[created.object_id] = created
+                self.objects.add(created)
                 return created
         session = self.loading = LoadSession(self, None, False)
         try:
@@ -639,9 +639,7 @@ class Executor:
         ``collector_paused``: the load paused the garbage collector; it is resumed before the
         first step that runs MuranoPL or constructor code (see ``run_steps``)."""
         run_steps(self, session.steps, collector_paused)
-        for obj in session.objects.values():
-            if obj.initialized:
-                self.objects[obj.object_id] = obj
+        self.objects.add_all([obj for obj in session.objects.values() if obj.initialized])
 
     # --- public API -------------------------------------------------------------------------
 

@@ -396,8 +396,10 @@ class NewObject:
     ``AcceptedNew`` is also kept in the data of each method context it serves (the parent of a
     body's call context, or the one its caller token holds), under the site's
     own ``site_key`` (a ``?`` key: no variable, so the garbage collector's walk of running
-    bodies' variables passes it by), where a method body's call finds it in one lookup. Its
-    value is frozen (an object: ``result`` leaves it as it is)."""
+    bodies' variables passes it by), where a method body's call finds it in one lookup, when
+    the engine's memory quota admits an object (the site's engine is its module's: every call
+    through that method context has it). Its value is frozen (an object: ``result`` leaves it
+    as it is)."""
 
     __slots__ = ("class_name", "names", "site_key")
 
@@ -410,7 +412,7 @@ class NewObject:
         if type(context) is dict or type(context) is CallContext:
             site = (context[METHOD_CONTEXT_KEY] if type(context) is dict
                     else context._parent_context)._data.get(self.site_key)
-            if site is not None and _OBJECT_SIZE <= _MEMORY_QUOTAS[engine]:
+            if site is not None:
                 if not site.covers_values:
                     for value in values:
                         if not (type(value) is int and _MINUS_SMALL < value < _SMALL
@@ -435,7 +437,7 @@ class NewObject:
                         properties[name] = value
                     else:
                         created = _built_whole(site.murano_type, properties, site.extension)
-                        executor.objects[created.object_id] = created
+                        executor.objects.ordered[created] = None
                         return created
         executor = _ACTIVE_EXECUTORS[-1]
         context = as_context(context)
@@ -451,7 +453,8 @@ class NewObject:
                 reference = site
             else:
                 reference = site.reference
-                if type(context) is CallContext and site.caller_type is caller_type:
+                if type(context) is CallContext and site.caller_type is caller_type \
+                        and _OBJECT_SIZE <= _MEMORY_QUOTAS[engine]:
                     context._parent_context._data[self.site_key] = site
         else:
             reference = executor.find_class(self.class_name, scope).reference

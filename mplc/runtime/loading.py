@@ -252,7 +252,7 @@ class LoadSession:
         declaring_type = prop.declaring_type
         accepted = prop.accepted_classes
         loaded = self.objects
-        kept = self.executor.objects if self.keep_ids else {}
+        kept = self.executor.objects.by_id if self.keep_ids else {}
         last_type = groups = value_only = whole = None
         objects = []
         try:

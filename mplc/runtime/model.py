@@ -364,6 +364,7 @@ class MuranoType:
         self.referenced_property_names = None
         self.serialized_name = None
         self.action_entries = None
+        self.destroy_methods = None  # its .destroy methods, own class first: serialization.destroy_methods
         self.instance_checks = {}
         self.call_sites = {}  # fast.MethodCall site -> what it resolved to on this class; fast.NewObject
         # site -> the class its name resolves to in this class's names scope
@@ -579,19 +580,80 @@ _new_object = object.__new__
 _READ_OWN, _READ_CAST = object(), object()  # how get_property reads: the object's value, its cast's
 
 
+class ObjectStore:
+    """The objects an executor holds, in the order it took them (``ordered``: object -> None),
+    found by id. An object ``new()`` builds has no id until something asks for it
+    (``MuranoObject.object_id``), so the store keeps objects by identity and indexes their ids
+    once they are known; an object whose id nobody knows cannot be looked up."""
+
+    __slots__ = ("ordered", "by_id")
+
+    def __init__(self):
+        self.ordered = {}
+        self.by_id = {}  # drawn id -> object; only the store writes it
+
+    def add(self, obj):
+        self.add_all((obj,))
+
+    def add_all(self, objects):
+        """Take the objects; one with the id of another object held takes that one's place,
+        as a dictionary's entry does."""
+        by_id = self.by_id
+        ordered = self.ordered
+        for obj in objects:
+            object_id = obj.drawn_id
+            if object_id is not None:
+                replaced = by_id.get(object_id)
+                by_id[object_id] = obj
+                if replaced is not None and replaced is not obj and replaced in ordered:
+                    ordered = self.ordered = {(obj if held is replaced else held): None for held in ordered}
+                    continue
+            ordered[obj] = None
+
+    def indexed(self, obj):
+        """``obj`` just drew its id: find it by that id from now on, if the store holds it."""
+        if obj in self.ordered:
+            self.by_id[obj.object_id] = obj
+
+    def discard(self, obj):
+        self.ordered.pop(obj, None)
+        object_id = obj.drawn_id
+        if object_id is not None and self.by_id.get(object_id) is obj:
+            del self.by_id[object_id]
+
+    def get(self, object_id, default=None):
+        return self.by_id.get(object_id, default)
+
+    def __getitem__(self, object_id):
+        return self.by_id[object_id]
+
+    def __contains__(self, object_id):
+        return object_id in self.by_id
+
+    def __len__(self):
+        return len(self.ordered)
+
+    def __iter__(self):
+        """The ids of the objects held (drawing those not drawn yet), as a dictionary's keys."""
+        return iter([obj.object_id for obj in self.ordered])
+
+    def values(self) -> list:
+        return list(self.ordered)
+
+
 class MuranoObject:
     """An object, or (``this`` set) the part of an object that one of its classes owns.
 
     ``destruction_dependencies``: a tuple of (subscriber, handler) records."""
 
-    __slots__ = ("type", "_owner", "object_id", "name", "metadata", "properties", "_parents",
+    __slots__ = ("type", "_owner", "drawn_id", "name", "metadata", "properties", "_parents",
                  "this", "real_this", "initialized", "destroyed", "extension",
                  "destruction_dependencies", "doomed", "__weakref__")
 
     def __init__(self, murano_type, owner, object_id=None, name=None, metadata=None):
         self.type = murano_type
         self._owner = owner
-        self.object_id = object_id = object_id or generate_id()
+        self.drawn_id = object_id = object_id or generate_id()
         self.name = name
         self.metadata = metadata
         self.properties = {}
@@ -608,7 +670,7 @@ class MuranoObject:
             part = _new_object(MuranoObject)
             part.type = part_type
             part._owner = part.name = part.metadata = part.extension = None
-            part.object_id = object_id
+            part.drawn_id = object_id
             part.properties = {}
             part._parents = {}
             part.this = part.real_this = self
@@ -628,7 +690,7 @@ class MuranoObject:
         obj = _new_object(MuranoObject)
         obj.type = murano_type
         obj._owner = obj.name = obj.metadata = obj.this = None
-        obj.object_id = _ids_ahead.pop() if _ids_ahead else generate_id()
+        obj.drawn_id = None
         obj.properties = properties
         obj._parents = None if murano_type.whole_parts else {}
         obj.real_this = obj
@@ -646,7 +708,7 @@ class MuranoObject:
         obj = _new_object(MuranoObject)
         obj.type = murano_type
         obj._owner = owner
-        obj.object_id = object_id or generate_id()
+        obj.drawn_id = object_id or generate_id()
         obj.name = name
         obj.metadata = metadata
         obj.this = None
@@ -657,6 +719,22 @@ class MuranoObject:
         obj.extension = extension
         obj.destruction_dependencies = ()
         return obj
+
+    @property
+    def object_id(self):
+        """The object's id; an object ``built_whole`` draws its id on first use (most objects
+        ``new()`` makes never need one), then the executor's store indexes it. ``drawn_id``:
+        the id once drawn, else None (``obj.drawn_id or obj.object_id`` reads a drawn id at
+        a slot's cost)."""
+        object_id = self.drawn_id
+        if object_id is None:
+            object_id = self.drawn_id = generate_id()
+            self.type.executor.objects.indexed(self)
+        return object_id
+
+    @object_id.setter
+    def object_id(self, value):
+        self.drawn_id = value
 
     @property
     def parents(self):
@@ -677,7 +755,7 @@ class MuranoObject:
             part.type = part_type
             part._owner = part.name = part.metadata = None
             part.extension = extension
-            part.object_id = object_id
+            part.drawn_id = object_id
             part.properties = {}
             part.this = part.real_this = self
             part.initialized = True

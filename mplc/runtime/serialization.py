@@ -374,7 +374,7 @@ class _Writer:
         self.references = []
 
     def object(self, obj):
-        object_id = obj.object_id
+        object_id = obj.drawn_id or obj.object_id
         self.written.add(object_id)
         murano_type = obj.type
         names = murano_type.written_property_names
@@ -439,7 +439,7 @@ class _Writer:
         """An object inline where ``parent`` owns it (and it is not written yet), else a
         reference resolved when the tree is done. A class part (a cast) is written as that
         class, as the reference writes it."""
-        if value.real_this._owner is parent and value.object_id not in self.written:
+        if value.real_this._owner is parent and (value.drawn_id or value.object_id) not in self.written:
             return self.object(value)
         self.references.append((containers, key, value))
         return self.leaf(None)
@@ -461,7 +461,7 @@ class _Writer:
             if item_type in _SCALAR_TYPES:
                 result.append(item)
             elif item_type is MuranoObject:
-                if item.real_this._owner is parent and item.object_id not in self.written:
+                if item.real_this._owner is parent and (item.drawn_id or item.object_id) not in self.written:
                     result.append(self.object(item))
                 else:
                     result.append(None)
@@ -485,7 +485,7 @@ class _ModelWriter(_Writer):
         return value, value
 
     def object(self, obj):
-        object_id = obj.object_id
+        object_id = obj.drawn_id or obj.object_id
         self.written.add(object_id)
         murano_type = obj.type
         names = murano_type.written_property_names
@@ -544,7 +544,7 @@ class _ModelWriter(_Writer):
                 copy.append(item)
             else:
                 if item_type is MuranoObject:
-                    if item.real_this._owner is parent and item.object_id not in self.written:
+                    if item.real_this._owner is parent and (item.drawn_id or item.object_id) not in self.written:
                         written, written_copy = self.object(item)
                     else:
                         written = written_copy = None
@@ -709,12 +709,13 @@ def _meta_texts(method) -> dict:
     name. The meta objects are built as the reference builds them, outside the object store."""
     from mplc.runtime.system.functions import get_meta
     executor = method.declaring_type.executor
-    known = set(executor.objects)
+    known = set(executor.objects.ordered)
     try:
         meta = get_meta(executor.object_context(method.declaring_type), method)
     finally:
-        for object_id in set(executor.objects) - known:
-            del executor.objects[object_id]
+        for obj in executor.objects.values():
+            if obj not in known:
+                executor.objects.discard(obj)
     return {item.type.name: item.properties.get("text") for item in meta}
 
 
@@ -775,7 +776,11 @@ def destruction_order(doomed):
             return level[obj]
         if obj in visiting:
             return 0
-        subscribers = [obj.owner.real_this] if obj.owner is not None else []
+        owner = obj.owner
+        if owner is None and not obj.destruction_dependencies:
+            level[obj] = 1
+            return 1
+        subscribers = [owner.real_this] if owner is not None else []
         subscribers += [s for s, _ in obj.destruction_dependencies if s not in subscribers]
         result = 1 + max((depth(s, visiting + (obj,)) for s in subscribers if s in doomed_set),
                          default=0)
@@ -834,9 +839,9 @@ def _destroy_all_but(executor, alive, at_end=False) -> int:
         obj.doomed = True
     groups = destruction_order(doomed)
     for group in groups:
-        _each(executor, group, _signal_subscribers)
+        _each(executor, group, _signal_subscribers, _has_destruction_handlers)
     for group in reversed(groups):
-        _each(executor, group, _destroy)
+        _each(executor, group, _destroy, destroy_methods)
         if not at_end:
             for obj in group:
                 _mark_destroyed(executor, obj)
@@ -846,14 +851,34 @@ def _destroy_all_but(executor, alive, at_end=False) -> int:
     return len(doomed)
 
 
-def _each(executor, group, action):
+def _each(executor, group, action, has_work):
     """``action(executor, obj)`` for every object of a destruction group; for several, as green
     threads, as the reference's parallel_select runs them: other green threads (Parallel
-    branches) run meanwhile."""
+    branches) run meanwhile. While no Parallel runs there are no other green threads to run
+    meanwhile, so the objects ``has_work`` says the action does nothing for (most objects of a
+    big collection: no handlers, no ``.destroy``) get no green thread of their own."""
     if len(group) == 1:
         action(executor, group[0])
-    else:
-        flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+        return
+    if not flow.running_parallels:
+        group = [obj for obj in group if has_work(obj)]
+        if not group:
+            return
+    flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+
+
+def _has_destruction_handlers(obj) -> bool:
+    return bool(obj.destruction_dependencies)
+
+
+def destroy_methods(obj) -> list:
+    """The ``.destroy`` methods of the object's class and its ancestors (own class first),
+    found once per class: a class's methods never change once it is loaded."""
+    murano_type = obj.type
+    found = murano_type.destroy_methods
+    if found is None:
+        found = murano_type.destroy_methods = murano_type.find_methods(lambda m: m.name == ".destroy")
+    return found
 
 
 def _signal_subscribers(executor, obj):
@@ -868,7 +893,7 @@ def _signal_subscribers(executor, obj):
 
 
 def _destroy(executor, obj):
-    for method in obj.type.find_methods(lambda m: m.name == ".destroy"):
+    for method in destroy_methods(obj):
         try:
             executor.call_method(method, obj.cast(method.declaring_type))
         except Exception:  # noqa: BLE001 - the reference mutes (and logs) these
@@ -877,6 +902,7 @@ def _destroy(executor, obj):
 
 def _mark_destroyed(executor, obj):
     obj.destroyed = True
-    for part in obj.parts():
-        part.destroyed = True
-    executor.objects.pop(obj.object_id, None)
+    if obj._parents is not None:  # parts made later copy the whole object's destroyed
+        for part in obj.parts():
+            part.destroyed = True
+    executor.objects.discard(obj)

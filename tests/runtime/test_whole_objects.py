@@ -124,3 +124,19 @@ def test_parts_of_a_whole_object_are_made_on_first_use(executor):
         assert first.parents["tests.whole.Base"] is base and first.part_list()[1] is base
         second.destroyed = True
         assert [part.destroyed for part in second.part_list()] == [True, True, True]
+
+
+def test_an_object_new_builds_draws_its_id_on_first_use(executor):
+    """The store holds it from the start; its parts share the id it draws; the id finds it."""
+    with executor.active():
+        test = executor.new("tests.whole.Test")
+        leaf = executor.call(test, "leaf")
+        assert leaf.drawn_id is None
+        assert leaf in executor.objects.values()
+        object_id = leaf.object_id
+        assert leaf.drawn_id == object_id and len(object_id) == 32
+        assert executor.objects[object_id] is leaf and object_id in executor.objects
+        assert {part.object_id for part in leaf.part_list()} == {object_id}
+        executor.collect_garbage()
+        assert leaf.destroyed and object_id not in executor.objects
+        assert leaf not in executor.objects.values()
