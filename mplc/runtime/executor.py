@@ -43,6 +43,8 @@ _SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
 _THIS_KEY = bridge.stored_key("$this")
 _RECEIVER_KEY = bridge.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
+# values whose ``bridge.thaw`` runs no code (anything else may be a lazy yaql value)
+_DATA_TYPES = frozenset((list, tuple, dict, utils.FrozenDict, frozenset, set, MuranoObject, TypeReference))
 CallContext, WritingCallContext = bridge.CallContext, bridge.WritingCallContext
 
 
@@ -618,6 +620,8 @@ class Executor:
                 return created
         for name, value in properties.items():
             if type(value) not in bridge.SCALARS:
+                if type(value) not in _DATA_TYPES:
+                    return None  # a lazy value: its code runs inside the load (``load_root``)
                 properties[name] = bridge.thaw(value)
         if self.loading is not None or not loads_in_one_pass(murano_type, properties):
             return None

@@ -124,6 +124,8 @@ class LoadSession:
         self.keep_ids = keep_ids
         self.initializing = False
         self.needs_second_pass = False
+        self.loading_root = False
+        self.first_pass_steps = None  # where the steps of a first pass still running start
         self.objects = {}
         self.steps = []
         self.contexts = {}
@@ -149,18 +151,44 @@ class LoadSession:
         what the second reads differently (an id not loaded yet, a template() placeholder:
         whatever asks ``ContractContext.initializing``) or loads an object of a class not
         ``value_only`` throughout (a Default or contract that reads more than the value). Else
-        the second pass would write every property again with the value it has: it is skipped."""
+        the second pass would write every property again with the value it has: it is skipped.
+
+        A load of data owned by the root owner while this load runs (``new()`` without owner in
+        a Default, a lazy argument of ``new()``) is a root load too, as in the reference's load
+        store: it runs both passes, then every step collected so far (again for those that ran
+        already), before it returns; the load around it is then no longer in its first pass,
+        and keeps the steps it collects from there on."""
+        nested = self.loading_root
+        self.loading_root = True
         caller_type = None
         if context is not None:
-            data = bridge.thaw(data)  # both passes read it: lazy values must survive one
+            # both passes read it: lazy values must survive one; their code (a new() of a lazy
+            # argument) runs inside this load, before its first pass
+            data = bridge.thaw(data)
             caller_type = bridge.lookup(context, bridge.TYPE_KEY)
+        steps = self.steps
+        if self.first_pass_steps is not None:
+            del steps[self.first_pass_steps:]
         self.initializing = True
         self.needs_second_pass = False
+        self.first_pass_steps = len(steps)
         root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True)
         self.initializing = False
         if self.needs_second_pass:
-            self.steps.clear()
+            if self.first_pass_steps is not None:
+                del steps[self.first_pass_steps:]
+                self.first_pass_steps = None
             root = self._load(data, self.root_owner, default_type, scope, context, caller_type, True, root)
+        self.first_pass_steps = None
+        if nested:
+            self.needs_second_pass = True  # the steps the outer first pass collected are gone
+            executor = self.executor
+            executor.loading = None
+            try:
+                run_steps(executor, list(steps))
+            finally:
+                executor.loading = self
+            return root
         self.parsed.clear()  # freed now, while the executor holds the collector off
         self.contexts.clear()
         return root
@@ -217,8 +245,8 @@ class LoadSession:
         ``parse``'s cache: a second pass parses it again), created, its properties written, its
         initialisation step queued."""
         executor = self.executor
-        if context is not None:
-            return self.load(data, cc.owner, default_type, cc.calling_type, context)
+        if context is not None or cc.owner is self.root_owner:
+            return self.load(data, cc.owner, default_type, cc.calling_type, context or cc.context)
         if type(data) is not dict or executor.dry_run or executor.class_configs is not None:
             return self.load(data, cc.owner, default_type, cc.calling_type, cc.context)
         scope = cc.calling_type
@@ -331,12 +359,13 @@ class LoadSession:
         # nested load's steps land between the parts' steps (diamond: see ``initialize``)
         self.initialize(obj, context, caller_type, properties, set(), self.steps)
 
-    def load(self, data, owner, default_type=None, scope=None, context=None, existing=None):
-        """``existing``: the object the first pass built (the root keeps one object, as in the
-        reference, so objects created in the first pass are owned by the object that stays)."""
+    def load(self, data, owner, default_type=None, scope=None, context=None):
+        """A load nested in this one (``new()``, a class() contract): a root load of its own
+        when ``owner`` is this load's root owner (see ``load_root``)."""
+        if owner is self.root_owner:
+            return self.load_root(data, default_type, scope, context)
         caller_type = None if context is None else bridge.lookup(context, bridge.TYPE_KEY)
-        return self._load(data, owner, default_type, scope, context, caller_type, context is None,
-                          existing)
+        return self._load(data, owner, default_type, scope, context, caller_type, context is None)
 
     def parse(self, data, scope, frozen):
         """``parse_definition`` with the properties filtered to keywords, once per data mapping
@@ -415,12 +444,11 @@ class LoadSession:
         config = self.configs.get(murano_type)
         if config is None:
             config = self.configs[murano_type] = self.executor.class_config(murano_type)
-        initialized = part.initialized
         init = plan.init
         init_arguments = {}
         try:
             for name in plan.config_names:
-                part.set_property(name, config.get(name, NO_VALUE), dry_run=initialized)
+                part.set_property(name, config.get(name, NO_VALUE), dry_run=part.initialized)
                 _check_data_kept(part)
             if plan.entries:
                 self._set_properties(part, plan, caller_type, params, config, used_names,
@@ -429,26 +457,26 @@ class LoadSession:
             if type(error.original) is StopIteration:
                 raise _generator_stopped(error) from None
             raise
-        runs_init = not (initialized or part.destroyed or self.executor.dry_run)
-        if runs_init:
-            init_context = None
-            if plan.init_takes_context:
-                init_context = _resolved(context).create_child_context()
-                init_context[bridge.ALLOW_PROPERTY_WRITES] = True
-            if plan.native_class is not None:
-                construct = natives.constructor(part, params, init_context)
-                if construct is not None:
-                    steps.append(construct)
+        # whether a step is due is asked where the reference asks it, after the code that may
+        # have run it (a Default whose new() runs a root load's steps: see ``load_root``)
+        dry_run = self.executor.dry_run
+        init_context = None
+        if plan.native_class is not None and not (part.initialized or part.destroyed or dry_run):
+            init_context = _init_context(plan, context)
+            construct = natives.constructor(part, params, init_context)
+            if construct is not None:
+                steps.append(construct)
         for parent in part.parents.values():
             self.initialize(parent, context, caller_type, params, used_names, steps)
-        if runs_init:
+        if not (part.initialized or part.destroyed or dry_run):
+            if init_context is None:
+                init_context = _init_context(plan, context)
             steps.append(part if init is None else (part, init, init_arguments, init_context))
 
     def _set_properties(self, part, plan, caller_type, params, config, used_names, init_arguments):
         """Write the part's properties from ``params`` (else Config, else Default), retrying
         those whose Default reads a property not set yet."""
         caller_view = plan.caller_view(part, caller_type)
-        initialized = part.initialized
         remaining = len(plan.entries)
         while True:
             failures = 0
@@ -465,7 +493,7 @@ class LoadSession:
                     if is_init_argument:
                         init_arguments[name] = value
                     else:
-                        part.write_property(name, value, caller_view, True, dry_run=initialized)
+                        part.write_property(name, value, caller_view, True, dry_run=part.initialized)
                         _check_data_kept(part)
                     used_names.add(name)
                 except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:
@@ -480,6 +508,16 @@ class LoadSession:
             if failures >= remaining:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
+
+
+def _init_context(plan, context):
+    """The context ``.init`` and a native constructor that take one run in: a child of the
+    loading code's where property writes are allowed."""
+    if not plan.init_takes_context:
+        return None
+    init_context = _resolved(context).create_child_context()
+    init_context[bridge.ALLOW_PROPERTY_WRITES] = True
+    return init_context
 
 
 def _data_cleared(part) -> bool:
