@@ -316,14 +316,7 @@ class MuranoMethod:
             self.scope = "Public"
         self.arguments = collections.OrderedDict(
             (argument.name, MuranoArgument(self, argument)) for argument in spec.arguments)
-        if native is not None:
-            self._describe_native(native)
         self.instance_stub, self.static_stub = _build_stubs(self)
-
-    def _describe_native(self, native):
-        """Natives (``natives.NativeMethod``) name their MuranoPL parameters; yaql maps them."""
-        self.native_parameters = native.parameters
-        self.native_defaults = native.defaults
 
     @property
     def is_static(self):
@@ -1016,14 +1009,7 @@ def _stub(method, payload, receiver_type):
         position = 2
     check_first = receiver_type is None
     has_varargs = has_kwargs = False
-    if method.native is not None:
-        names = method.native_parameters
-        for name in names:
-            definition.parameters[name] = specs.ParameterDefinition(
-                name, yaqltypes.PythonType(object, nullable=True), position=position,
-                default=method.native_defaults.get(name, specs.NO_DEFAULT))
-            position += 1
-    else:
+    if method.native is None:
         for name, argument in method.arguments.items():
             slot, slot_position = name, position
             if argument.usage == "VarArgs":

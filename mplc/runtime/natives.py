@@ -26,13 +26,16 @@ from collections.abc import Mapping, Sequence, Set
 from importlib import metadata as importlib_metadata
 
 import typeguard
+from yaql.language import conventions as yaql_conventions
 from yaql.language import exceptions as yaql_exceptions
+from yaql.language import specs as yaql_specs
 
-from mplc.runtime import bridge, errors
+from mplc.runtime import bridge
 from mplc.runtime.model import MuranoObject
 from mplc.runtime.specs import ArgumentSpec, ClassSpec, MethodSpec, PackageSpec, PropertySpec
 
 EXTENSIONS_GROUP = "io.murano.extensions"
+_PARAMETER_CONVENTION = yaql_conventions.CamelCaseConvention()
 INJECTED = ("this", "context", "executor")
 
 _registry: dict = {}
@@ -58,6 +61,14 @@ def muranopl_name(name: str):
 def camel_case(python_name: str) -> str:
     head, *rest = python_name.rstrip("_").split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def parameter_name(python_name: str) -> str:
+    """The keyword a MuranoPL call names a native's parameter by, as yaql names a Python
+    function's parameter: trailing underscores dropped (``object_`` is ``object``), then
+    camelCase past a leading underscore (``__message`` in class Logger, ``_Logger__message``,
+    is ``_Logger_message``, so a message is given by position only)."""
+    return yaql_specs.convert_parameter_name(python_name, _PARAMETER_CONVENTION)
 
 
 def check_iterator_limit(value) -> None:
@@ -98,11 +109,13 @@ class NativeFunction:
         self.signature = list(inspect.signature(function).parameters.values())[1 if bound else 0:]
         kinds = inspect.Parameter
         exposed = [p for p in self.signature if p.name not in INJECTED]
-        self.python_names = {camel_case(p.name): p.name for p in exposed
-                             if p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)}
-        self.parameters = [camel_case(p.name) for p in exposed
+        self.muranopl_names = {p.name: parameter_name(p.name) for p in exposed
+                               if p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)}
+        self.python_names = {name: python_name for python_name, name in self.muranopl_names.items()}
+        self.parameters = [parameter_name(p.name) for p in exposed
                            if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
-        self.defaults = {camel_case(p.name): p.default for p in exposed if p.default is not kinds.empty}
+        self.defaults = {parameter_name(p.name): p.default for p in exposed
+                         if p.default is not kinds.empty}
         self.varargs = next((p.name for p in exposed if p.kind is kinds.VAR_POSITIONAL), None)
         self.kwargs = next((p.name for p in exposed if p.kind is kinds.VAR_KEYWORD), None)
         self._hints = None
@@ -114,10 +127,9 @@ class NativeFunction:
             self._hints.pop("return", None)
         return self._hints
 
-    def check(self, name, value):
+    def check(self, python_name, value):
         """A value its Python parameter's type does not take fails as yaql fails the native's
         typed parameter in the reference: ArgumentException "Invalid argument <parameter>"."""
-        python_name = self.python_names.get(name, name)
         hint = self.hints.get(python_name)
         if hint is None:
             return
@@ -127,46 +139,51 @@ class NativeFunction:
             raise yaql_exceptions.ArgumentException(python_name) from None
 
     def arguments(self, args, kwargs, injected):
-        """Python (args, kwargs) for MuranoPL arguments (each checked) and injected values."""
+        """Python (args, kwargs) for MuranoPL arguments and injected values, bound as yaql binds
+        the reference's native method: each parameter in turn takes its positional argument,
+        its keyword argument or its default and is checked; a parameter given both ways or not
+        at all, an argument no parameter takes (``*``) or a keyword no parameter has (``**``)
+        fail with ArgumentException naming the Python parameter."""
         kinds = inspect.Parameter
-        given = dict(zip(self.parameters, args))
-        extra = list(args[len(self.parameters):])
-        if extra and self.varargs is None:
-            raise errors.NoMethodFound(self.name)
         kwargs = dict(kwargs)
         positional, python_kwargs = [], {}
+        taken = 0
         for parameter in self.signature:
-            if parameter.kind is kinds.VAR_POSITIONAL:
-                for value in extra:
-                    self.check(parameter.name, value)
-                positional.extend(extra)
+            if parameter.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD):
                 continue
-            if parameter.kind is kinds.VAR_KEYWORD:
-                continue
-            name = camel_case(parameter.name)
             if parameter.name in INJECTED:
                 value = injected[parameter.name]
-            elif name in given:
-                if name in kwargs:
-                    raise errors.NoMethodFound(self.name)
-                value = given[name]
-                self.check(name, value)
-            elif name in kwargs:
-                value = kwargs.pop(name)
-                self.check(name, value)
-            elif parameter.default is not kinds.empty:
-                value = parameter.default
             else:
-                raise errors.NoMethodFound(self.name)
+                name = self.muranopl_names[parameter.name]
+                if parameter.kind is not kinds.KEYWORD_ONLY and taken < len(args):
+                    if name in kwargs:
+                        raise yaql_exceptions.ArgumentException(parameter.name)
+                    value = args[taken]
+                    taken += 1
+                elif name in kwargs:
+                    value = kwargs.pop(name)
+                elif parameter.default is not kinds.empty:
+                    value = parameter.default
+                else:
+                    raise yaql_exceptions.ArgumentException(parameter.name)
+                self.check(parameter.name, value)
             if parameter.kind is kinds.KEYWORD_ONLY:
                 python_kwargs[parameter.name] = value
             else:
                 positional.append(value)
-        if kwargs and self.kwargs is None:
-            raise errors.NoMethodFound(self.name)
-        for name, value in kwargs.items():
-            self.check(self.kwargs, value)
-            python_kwargs[name] = value
+        extra = args[taken:]
+        if extra:
+            if self.varargs is None:
+                raise yaql_exceptions.ArgumentException("*")
+            for value in extra:
+                self.check(self.varargs, value)
+            positional.extend(extra)
+        if kwargs:
+            if self.kwargs is None:
+                raise yaql_exceptions.ArgumentException("**")
+            for name, value in kwargs.items():
+                self.check(self.kwargs, value)
+                python_kwargs[name] = value
         return positional, python_kwargs
 
 
