@@ -105,6 +105,8 @@ def _frames_outward(innermost_first):
             pending = None
             resolved = False
             continue
+        if code is _DETACHED_CALL:
+            break
         method = running_method(frame)
         if method is None and code in METHOD_BODY_CODES:
             continue
@@ -119,7 +121,20 @@ def _frames_outward(innermost_first):
                 result.append(pending)
             pending = None
             resolved = False
-    return result if pending is None else result + [pending]
+    else:
+        return result if pending is None else result + [pending]
+    return (result if pending is None else result + [pending]) + [{
+        "instruction": None, "file": None, "line": None, "column": None, "method": None, "class": None}]
+
+
+def detached_call(function, *args):
+    """``function(*args)``, code the reference runs in a context cut from its callers' (the
+    ``.init`` of an object a model, a Default or a class() contract loads): its stack trace
+    ends, outside it, with one frame of no method."""
+    return function(*args)
+
+
+_DETACHED_CALL = detached_call.__code__
 
 
 def _native_frames(innermost_first):

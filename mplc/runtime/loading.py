@@ -8,6 +8,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc.runtime import bridge, errors, natives
+from mplc.runtime.flow import detached_call, to_murano_exception
 from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, apply_contract, part_chain
 
 
@@ -75,6 +76,7 @@ def header_text(value):
     return str(value) if value else None
 
 
+_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
 
 
@@ -469,9 +471,12 @@ class LoadSession:
         for parent in part.parents.values():
             self.initialize(parent, context, caller_type, params, used_names, steps)
         if not (part.initialized or part.destroyed or dry_run):
-            if init_context is None:
-                init_context = _init_context(plan, context)
-            steps.append(part if init is None else (part, init, init_arguments, init_context))
+            if init is None:
+                steps.append(part)
+            else:
+                if init_context is None:
+                    init_context = _init_context(plan, context)
+                steps.append((part, init, init_arguments, init_context, _detached(context)))
 
     def _set_properties(self, part, plan, caller_type, params, config, used_names, init_arguments):
         """Write the part's properties from ``params`` (else Config, else Default), retrying
@@ -508,6 +513,13 @@ class LoadSession:
             if failures >= remaining:
                 raise errors.CircularExpressionDependenciesError()
             remaining = failures
+
+
+def _detached(context) -> bool:
+    """Whether code of the load running in ``context`` runs outside any method (a model's load,
+    a Default, a class() contract): the reference's ``.init`` of its objects then runs cut from
+    the callers' frames (``flow.detached_call``)."""
+    return type(context) is _ObjectContextOf or bridge.lookup(context, _CURRENT_METHOD_KEY) is None
 
 
 def _init_context(plan, context):
@@ -547,7 +559,6 @@ def _generator_stopped(error):
     """The reference sets properties inside a generator: a StopIteration escaping a Default
     or a contract (``first()`` of an empty list) ends it, and Python turns that into
     RuntimeError (PEP 479), the error MuranoPL code then sees."""
-    from mplc.runtime.flow import to_murano_exception
     stopped = RuntimeError("generator raised StopIteration")
     return to_murano_exception(stopped, error.__traceback__)
 
@@ -587,10 +598,13 @@ def run_steps(executor, steps, collector_paused=False):
                 gc.enable()
                 collector_paused = False
             if step_type is tuple:
-                part, init, arguments, context = step
+                part, init, arguments, context, detached = step
                 context[bridge.ARGUMENT_OWNER] = part.real_this
-                executor.call_method(init, part.real_this.cast(init.declaring_type), (), arguments,
-                                     context.create_child_context())
+                this = part.real_this.cast(init.declaring_type)
+                if detached:
+                    detached_call(executor.call_method, init, this, (), arguments, context.create_child_context())
+                else:
+                    executor.call_method(init, this, (), arguments, context.create_child_context())
                 part.initialized = True
             else:
                 step()
