@@ -333,16 +333,14 @@ class Agent:
         self.host = host
         self.counter = itertools.count(1)
 
-    def enabled(self):
-        return True
-
     def queue_name(self):
         environment = _environment_of(self.host)
         environment_id = environment.object_id if environment is not None else ""
         return f"e{environment_id}-h{self.host.object_id}".lower()
 
     def signing_key(self, line_prefix: str = ""):
-        return None
+        """No signing key is configured: the reference's answer then is empty text."""
+        return ""
 
     def call(self, template: Mapping, resources: MuranoObject, timeout: int | None = None):
         return self._send(self._plan(template, _ResourceReader(resources)), wait=True)
@@ -476,14 +474,11 @@ def _place_file(file, template, reader, files):
 class AgentListener:
     """Results come back synchronously in the simulation, so listening does nothing."""
 
-    def __init__(self, name: str | None = None):
-        self.name = name
-
-    def enabled(self):
-        return True
+    def __init__(self, name: str):
+        self.results_queue = f"-execution-results-{name.lower()}"
 
     def queue_name(self):
-        return self.name
+        return self.results_queue
 
     def start(self):
         return None
