@@ -8,7 +8,7 @@ is moved inline to its first reference; what is left becomes the referenced obje
 
 from __future__ import annotations
 
-import collections
+import collections.abc
 
 from yaql.language import utils
 
@@ -661,7 +661,18 @@ def _render_value(value, writer, container, key):
         return value
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
+    if isinstance(value, collections.abc.Iterable):
+        return _render_value(_items_of_lazy(value), writer, container, key)
     return str(value)
+
+
+def _items_of_lazy(value):
+    """A lazy collection (a dict's keys view, a ``map``, an ``orderBy`` result) as the items a
+    reader expects, not its Python repr; one that fails while producing them keeps its text."""
+    try:
+        return list(value)
+    except Exception:  # noqa: BLE001 - a rendering never fails on a value's own error
+        return str(value)
 
 
 def serialize_model(executor) -> dict:
