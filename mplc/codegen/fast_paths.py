@@ -11,6 +11,7 @@ Helpers check their operand types at run time and fall back to the bridge otherw
 from __future__ import annotations
 
 import ast
+import itertools
 import string
 import weakref
 from typing import TYPE_CHECKING
@@ -148,6 +149,20 @@ def _format_pieces(text: str, arguments: int) -> list[str | int] | None:
             return None
         pieces.append(index)
     return pieces
+
+
+def _called_methods(tree: ir.Expr):
+    """The names of the methods ``tree`` calls (``x.name(...)``), at any depth."""
+    if isinstance(tree, ir.Function):
+        if tree.name == "#operator_." and len(tree.args) == 2 and isinstance(tree.args[1], ir.Function):
+            yield tree.args[1].name
+        for arg in tree.args:
+            yield from _called_methods(arg)
+    elif isinstance(tree, ir.MappingRule):
+        yield from _called_methods(tree.source)
+        yield from _called_methods(tree.destination)
+    elif isinstance(tree, ir.Wrap):
+        yield from _called_methods(tree.expr)
 
 
 def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
@@ -646,9 +661,11 @@ class FastPaths:
     def _method_site(self, at: PyAst, member: ir.Function) -> ast.expr:
         """The module-level ``MethodCall`` of ``receiver.member(...)``."""
         arguments = self.builder.call_arguments(at, member.args, item_functions=True)
+        methods = sorted(set(itertools.chain.from_iterable(map(_called_methods, member.args))))
         return self.builder.define(at, "M", self._site(
             at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
-            arguments, at.Constant(value=not self.legacy)))
+            arguments, at.Constant(value=not self.legacy),
+            at.Tuple(elts=[at.Constant(value=name) for name in methods], ctx=ast.Load())))
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
                             args: tuple[ir.Expr, ...]) -> ast.expr:

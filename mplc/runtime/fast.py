@@ -580,6 +580,16 @@ def _defines(layer, name) -> bool:
     return True
 
 
+def _is_method(definition, context) -> bool:
+    return definition.is_method
+
+
+def _other_method(definition) -> bool:
+    """Whether a yaql method is other than the stub of a MuranoPL instance or static method."""
+    method = definition.meta.get("muranoMethod")
+    return method is None or method.usage == "Extension"
+
+
 def _no_parent():
     """The ``MethodCall.library_parent`` of a site that remembers no context (a dead weak reference)."""
     return None
@@ -813,13 +823,16 @@ class MethodCall:
     lists run directly on their receiver types where nothing else defines the name.
     ``item_query``: that query when its one argument has an item function (a generated query
     loop may stand for it), else None.
+    ``argument_methods``: the names of the methods the arguments call (``x.name(...)``).
     """
 
     __slots__ = ("name", "lazy_expression", "arguments", "literal_nulls", "query", "query_receivers",
-                 "item_query", "library_parent")
+                 "item_query", "library_parent", "argument_methods")
 
-    def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False):
+    def __init__(self, name: str, lazy_expression, arguments: tuple, queries: bool = False,
+                 argument_methods: tuple = ()):
         self.name = name
+        self.argument_methods = argument_methods
         self.lazy_expression = lazy_expression
         self.arguments = arguments
         # yaql hands a literal ``null`` to the stub as a constant its contract never sees.
@@ -850,13 +863,16 @@ class MethodCall:
             return True
         return False
 
-    def _resolve(self, murano_type):
-        """How this site calls the plain MuranoPL method yaql's resolution would pick for
-        receivers of ``murano_type``: ``direct_entry`` of its body, unless the site leaves
-        arguments to Defaults or hands a literal null (whose contract never runs) or the method
-        locks, else its ``DirectCall.call``; None for other methods, and when the class imports
-        extension methods: the arguments then see them (yaql evaluates them in the receiver's
-        context)."""
+    def _resolve(self, murano_type, context):
+        """How this site, in code running in ``context``, calls the plain MuranoPL method yaql's
+        resolution would pick for receivers of ``murano_type``: ``direct_entry`` of its body,
+        unless the site leaves arguments to Defaults or hands a literal null (whose contract
+        never runs) or the method locks, else its ``DirectCall.call``. None for other methods;
+        when the class imports extension methods or the arguments call a method of the class
+        the calling code does not have: the arguments then see them (yaql evaluates them in the
+        calling context linked with the receiver class's); and when the calling context has
+        another method of the name (a library method, such as dict's ``set``): yaql may find
+        the call ambiguous."""
         found = murano_type.find_method(self.name)
         if len(found) != 1 or murano_type.imports:
             return None
@@ -865,14 +881,27 @@ class MethodCall:
                 or len(self.arguments) > len(method.arguments)
                 or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
             return None
+        if type(context) is dict:
+            context = context[METHOD_CONTEXT_KEY]
+        if self.argument_methods:
+            caller_type = bridge.lookup(context, _TYPE_KEY)
+            if caller_type is not murano_type and any(
+                    murano_type.find_method(name) and not (
+                        isinstance(caller_type, MuranoType) and caller_type.find_method(name))
+                    for name in self.argument_methods):
+                return None
+        if any(_other_method(definition) for level in context.collect_functions(self.name, _is_method)
+               for definition in level):
+            return None
         plan = method.declaring_type.executor.call_plan(method)
         if (method.spec.direct_entry and len(self.arguments) == len(method.arguments)
                 and not any(self.literal_nulls) and plan.synchronize is None):
             return types.MethodType(method.spec.body, plan.parent)
         return DirectCall(method, self.literal_nulls).call
 
-    def direct(self, receiver):
-        """How this site calls on ``receiver`` (``_resolve``: once per class, kept by the class),
+    def direct(self, receiver, context):
+        """How this site calls on ``receiver`` from code running in ``context`` (``_resolve``:
+        once per class, kept by the class; the code of one site runs in contexts of one class),
         or None when the call does not take the direct path: generated bodies ask this first,
         then evaluate the arguments inline and call it; otherwise they call the site."""
         if type(receiver) is not MuranoObject:
@@ -880,11 +909,11 @@ class MethodCall:
         call_sites = receiver.type.call_sites
         found = call_sites.get(self, NO_VALUE)
         if found is NO_VALUE:
-            found = call_sites[self] = self._resolve(receiver.type)
+            found = call_sites[self] = self._resolve(receiver.type, context)
         return found
 
     def __call__(self, receiver, context, engine):
-        direct = self.direct(receiver)
+        direct = self.direct(receiver, context)
         if direct is not None:
             return direct(receiver, context, engine,
                           *[argument(NO_VALUE, context, engine) for argument in self.arguments])
