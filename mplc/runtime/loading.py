@@ -497,9 +497,10 @@ class LoadSession:
                 try:
                     if is_init_argument:
                         init_arguments[name] = value
+                    elif _data_cleared(part):
+                        _write_into_cleared_data(part, name, value, caller_view)
                     else:
                         part.write_property(name, value, caller_view, True, dry_run=part.initialized)
-                        _check_data_kept(part)
                     used_names.add(name)
                 except (errors.UninitializedPropertyAccessError, errors.MuranoPlException) as error:
                     if not _reads_unset_property(error):
@@ -537,6 +538,24 @@ def _data_cleared(part) -> bool:
     ``destroyed: true`` is marked destroyed before its properties are set, which clears the data
     of an object not initialised yet."""
     return part.real_this.destroyed and not part.initialized
+
+
+def _write_into_cleared_data(part, name, value, caller_view):
+    """A property write into a part whose data the reference dropped (``_data_cleared``): the
+    reference's marking detached the object's class parts, so the value is checked against the
+    declarations of the part's own class alone (the object's other parents declaring the name
+    too make it no ambiguity), then the write fails as ``_check_data_kept`` says; a Static
+    property is written as any other first."""
+    ultimate, declared = part.type.property_writes(name)
+    if ultimate.usage == "Static":
+        part.write_property(name, value, caller_view, True, dry_run=part.initialized)
+    else:
+        caller_type = caller_view[1]
+        for prop in declared:
+            if prop is not ultimate:
+                prop.validate(value, part, part, caller_type)
+        ultimate.transform(value, part, part, caller_type)
+    _check_data_kept(part)
 
 
 def _check_data_kept(part):
