@@ -82,12 +82,11 @@ class SysObject:
 
 @native("io.murano.Exception")
 class ExceptionObject:
-    __slots__ = ()
-
-    def to_string(self):
-        """The reference's toString reads a property of the native part, which has none: the
-        call fails on every exception object, caught or created."""
-        raise AttributeError("'DslException' object has no attribute 'get_property'")
+    def to_string(self, this):
+        error = this.properties.get("nativeException")
+        if error is None:
+            return f"{this.properties.get('name')}: {this.properties.get('message')}"
+        return error.format()
 
 
 @native("io.murano.StackTrace")
