@@ -58,6 +58,17 @@ def muranopl_name(name: str):
     return mark
 
 
+def checked_first(*python_names: str):
+    """Bind and check these parameters of a native, in this order, before the others: the
+    reference's yaql checks the parameters its ``@specs.parameter`` decorators declare first,
+    innermost decorator first, so a call with two bad arguments names the one checked first."""
+    def mark(function):
+        target = function.__func__ if isinstance(function, staticmethod) else function
+        target.checked_first = python_names
+        return function
+    return mark
+
+
 def camel_case(python_name: str) -> str:
     head, *rest = python_name.rstrip("_").split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
@@ -112,8 +123,13 @@ class NativeFunction:
         self.muranopl_names = {p.name: parameter_name(p.name) for p in exposed
                                if p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD)}
         self.python_names = {name: python_name for python_name, name in self.muranopl_names.items()}
-        self.parameters = [parameter_name(p.name) for p in exposed
-                           if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+        positional = [p for p in exposed
+                      if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+        self.parameters = [parameter_name(p.name) for p in positional]
+        self.positions = {p.name: index for index, p in enumerate(positional)}
+        first = getattr(function, "checked_first", ())
+        self.binding_order = sorted(self.signature, key=lambda p: (
+            p.name not in first, first.index(p.name) if p.name in first else 0))
         self.defaults = {parameter_name(p.name): p.default for p in exposed
                          if p.default is not kinds.empty}
         self.varargs = next((p.name for p in exposed if p.kind is kinds.VAR_POSITIONAL), None)
@@ -146,32 +162,34 @@ class NativeFunction:
         fail with ArgumentException naming the Python parameter."""
         kinds = inspect.Parameter
         kwargs = dict(kwargs)
-        positional, python_kwargs = [], {}
-        taken = 0
-        for parameter in self.signature:
+        values = {}
+        for parameter in self.binding_order:
             if parameter.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD):
                 continue
             if parameter.name in INJECTED:
-                value = injected[parameter.name]
-            else:
-                name = self.muranopl_names[parameter.name]
-                if parameter.kind is not kinds.KEYWORD_ONLY and taken < len(args):
-                    if name in kwargs:
-                        raise yaql_exceptions.ArgumentException(parameter.name)
-                    value = args[taken]
-                    taken += 1
-                elif name in kwargs:
-                    value = kwargs.pop(name)
-                elif parameter.default is not kinds.empty:
-                    value = parameter.default
-                else:
+                values[parameter.name] = injected[parameter.name]
+                continue
+            name = self.muranopl_names[parameter.name]
+            position = self.positions.get(parameter.name, len(args))
+            if position < len(args):
+                if name in kwargs:
                     raise yaql_exceptions.ArgumentException(parameter.name)
-                self.check(parameter.name, value)
-            if parameter.kind is kinds.KEYWORD_ONLY:
-                python_kwargs[parameter.name] = value
+                value = args[position]
+            elif name in kwargs:
+                value = kwargs.pop(name)
+            elif parameter.default is not kinds.empty:
+                value = parameter.default
             else:
-                positional.append(value)
-        extra = args[taken:]
+                raise yaql_exceptions.ArgumentException(parameter.name)
+            self.check(parameter.name, value)
+            values[parameter.name] = value
+        positional, python_kwargs = [], {}
+        for parameter in self.signature:
+            if parameter.kind is kinds.KEYWORD_ONLY:
+                python_kwargs[parameter.name] = values[parameter.name]
+            elif parameter.name in values:
+                positional.append(values[parameter.name])
+        extra = args[len(self.positions):]
         if extra:
             if self.varargs is None:
                 raise yaql_exceptions.ArgumentException("*")

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from mplc.runtime.model import MuranoObject
-from mplc.runtime.natives import native
+from mplc.runtime.natives import checked_first, native
 
 
 @native("io.murano.system.GC")
 class GarbageCollector:
     @staticmethod
+    @checked_first("handler", "subscriber", "publisher")
     def subscribe_destruction(publisher: MuranoObject, subscriber: MuranoObject,
                               handler: str | None = None):
         publisher, subscriber = publisher.real_this, subscriber.real_this
         publisher.subscribe_destruction(subscriber, handler)
 
     @staticmethod
+    @checked_first("handler", "subscriber", "publisher")
     def unsubscribe_destruction(publisher: MuranoObject, subscriber: MuranoObject,
                                 handler: str | None = None):
         publisher, subscriber = publisher.real_this, subscriber.real_this
