@@ -502,44 +502,55 @@ class StatusReporter:
     def _report(self, instance, message, level):
         """Any message value: the reference's ``msg`` is untyped (sent as the text)."""
         records(self.executor)["reports"].append(
-            {"level": level, "entity": None if instance is None else instance.real_this.object_id,
+            {"level": level, "entity": None if instance is None else reported_id(instance),
              "text": message})
 
-    def report(self, instance: MuranoObject | None, msg):
+    def report(self, instance, msg):
         self._report(instance, msg, "info")
 
-    def report_error(self, instance: MuranoObject | None, msg):
+    def report_error(self, instance, msg):
         self._report(instance, msg, "error")
 
     @muranopl_name("report_error")
-    def report_error_snake_case(self, instance: MuranoObject | None, msg):
+    def report_error_snake_case(self, instance, msg):
         """The reference exposes the method under both names; packages call either."""
         self._report(instance, msg, "error")
 
 
 @native("io.murano.system.InstanceNotifier")
 class InstanceNotifier:
+    """Parameters untyped as the reference's: a bad ``instance`` fails when its id is read."""
+
     def __init__(self, executor, environment: MuranoObject | None = None):
         self.executor = executor
         self.environment = environment
 
     def _record(self, event, instance, **details):
         records(self.executor)["notifications"].append(
-            {"event": event, "instance": instance.real_this.object_id,
+            {"event": event, "instance": reported_id(instance),
              "type": instance.real_this.type.name, **details})
 
-    def track_application(self, instance: MuranoObject, title: str | None = None,
-                          unit_count: int | None = None):
+    def track_application(self, instance, title=None, unit_count=None):
         self._record("trackApplication", instance, title=title, unitCount=unit_count)
 
-    def untrack_application(self, instance: MuranoObject):
+    def untrack_application(self, instance):
         self._record("untrackApplication", instance)
 
-    def track_cloud_instance(self, instance: MuranoObject):
+    def track_cloud_instance(self, instance):
         self._record("trackCloudInstance", instance)
 
-    def untrack_cloud_instance(self, instance: MuranoObject):
+    def untrack_cloud_instance(self, instance):
         self._record("untrackCloudInstance", instance)
+
+
+def reported_id(instance):
+    """The id of the object a report or notification is about. The reference's parameter is
+    untyped and it reads ``instance.id``: any other value fails there as Python does, with
+    the AttributeError of the value as the reference's native receives it (a set as a list)."""
+    if isinstance(instance, MuranoObject):
+        return instance.real_this.object_id
+    received = bridge.thaw(instance)
+    return (list(received) if isinstance(received, set) else received).id
 
 
 PROJECT_ID = fake_id("keystone", "project")
