@@ -63,7 +63,7 @@ HEAT_TEMPLATE_VERSION = "2013-05-23"
 def merge(base, update):
     """The reference's template merge: dicts recursively, lists joined without repeats; a value
     of another type fails, except that a string or null never replaces a string or null."""
-    result = dict(base)
+    result = dict(base.items())
     for key, value in update.items():
         if key not in base:
             result[key] = value
@@ -134,30 +134,32 @@ class HeatStack:
 
     def parameters(self):
         self._fetched()
-        return dict(self.parameters_)
+        return self.parameters_.copy()
 
     def reload(self):
         self.template = None
         return self.current()
 
-    def set_template(self, template: Mapping):
+    def set_template(self, template):
+        """The setters take any value, as the reference's untyped ones: a value that is no
+        mapping fails where it is used, as Python fails on it there."""
         self.template = thaw(template)
         self.parameters_ = {}
         self.applied = False
 
-    def set_parameters(self, parameters: Mapping):
+    def set_parameters(self, parameters):
         self.parameters_ = thaw(parameters)
         self.applied = False
 
-    def set_files(self, files: Mapping):
+    def set_files(self, files):
         self.files = thaw(files)
         self.applied = False
 
-    def set_hot_environment(self, hot_environment: str | Mapping | None):
+    def set_hot_environment(self, hot_environment):
         self.hot_environment = thaw(hot_environment)
         self.applied = False
 
-    def update_template(self, template: Mapping):
+    def update_template(self, template):
         template = thaw(template)
         if template.get("heat_template_version", HEAT_TEMPLATE_VERSION) != HEAT_TEMPLATE_VERSION:
             raise HeatStackError(
@@ -226,16 +228,17 @@ class HeatStack:
     def push(self, async_: bool = False):
         if self.applied or self.template is None:
             return
-        self.template.setdefault("heat_template_version", HEAT_TEMPLATE_VERSION)
-        if self.description and "description" not in self.template:
+        if "heat_template_version" not in self.template:
+            self.template["heat_template_version"] = HEAT_TEMPLATE_VERSION
+        if "description" not in self.template and self.description:
             self.template["description"] = self.description
         pushed = copy.deepcopy(self.template)
         if "resources" in pushed or "Resources" in pushed:
             stacks = records(self.executor)["stacks"]
             entry = stacks.setdefault(self.name, {"description": self.description,
                                                   "region": self.region_name, "pushes": 0})
-            entry.update(template=pushed, parameters=dict(self.parameters_),
-                         files=dict(self.files), deleted=False)
+            entry.update(template=pushed, parameters=copy.copy(self.parameters_),
+                         files=copy.copy(self.files), deleted=False)
             entry["pushes"] = entry.get("pushes", 0) + 1
         elif self._stack() is not None:
             self.delete()
