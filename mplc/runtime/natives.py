@@ -97,6 +97,13 @@ def check_iterator_limit(value) -> None:
             check_iterator_limit(item)
 
 
+def as_received(value):
+    """An untyped argument as the reference's native receives it (yaql's output conversion:
+    lists, dicts, a set as a list), for a native that fails on it as the reference's does."""
+    received = bridge.thaw(value)
+    return list(received) if isinstance(received, set) else received
+
+
 class NativeCall:
     __slots__ = ("executor", "this", "context", "extension")
 

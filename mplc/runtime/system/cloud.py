@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from mplc.runtime import bridge
 from mplc.runtime.errors import MuranoError
 from mplc.runtime.model import MuranoObject
-from mplc.runtime.natives import muranopl_name, native
+from mplc.runtime.natives import as_received, muranopl_name, native
 from mplc.runtime.system.resources import Resources
 
 _RECORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -549,11 +549,10 @@ class InstanceNotifier:
 def reported_id(instance):
     """The id of the object a report or notification is about. The reference's parameter is
     untyped and it reads ``instance.id``: any other value fails there as Python does, with
-    the AttributeError of the value as the reference's native receives it (a set as a list)."""
+    the AttributeError of the value as the reference's native receives it."""
     if isinstance(instance, MuranoObject):
         return instance.real_this.object_id
-    received = bridge.thaw(instance)
-    return (list(received) if isinstance(received, set) else received).id
+    return as_received(instance).id
 
 
 PROJECT_ID = fake_id("keystone", "project")

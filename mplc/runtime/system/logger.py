@@ -7,7 +7,8 @@ from __future__ import annotations
 import logging
 
 from mplc.runtime import bridge, functions
-from mplc.runtime.natives import native
+from mplc.runtime.model import MuranoObject
+from mplc.runtime.natives import as_received, native
 from mplc.runtime.system.cloud import records
 
 TRACE = 5
@@ -63,8 +64,13 @@ class Logger:
         self._log(executor, logging.CRITICAL, __message, args, kwargs)
 
     def exception(self, executor, __exc, __message: str, *args, **kwargs):
-        """The message, then the caught exception's stack trace as its toString writes it."""
-        stack_trace = __exc.real_this.properties.get("stackTrace")
+        """The message, then the caught exception's stack trace as its toString writes it. The
+        reference's ``__exc`` is untyped and indexed by ``stackTrace`` after the message is
+        formatted: a value other than an object fails there as Python's indexing fails on it."""
         text = self._format(executor, __message, args, kwargs)
+        if isinstance(__exc, MuranoObject):
+            stack_trace = __exc.real_this.properties.get("stackTrace")
+        else:
+            stack_trace = as_received(__exc)["stackTrace"]
         text += "\n" + executor.call(stack_trace, "toString")
         self._emit(executor, logging.ERROR, text)
