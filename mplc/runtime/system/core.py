@@ -7,7 +7,7 @@ import weakref
 from mplc.runtime import bridge, flow
 from mplc.runtime.errors import format_frame
 from mplc.runtime.model import MuranoObject, TypeReference
-from mplc.runtime.natives import native
+from mplc.runtime.natives import as_received, checked_first, native
 
 
 def caller_context(context):
@@ -53,11 +53,14 @@ class SysObject:
 
     __slots__ = ()
 
+    @checked_first("owner")
     def set_attr(self, this, context, executor, name, value,
-                 owner: str | TypeReference | MuranoObject | None = None):
+                 owner: str | TypeReference | None = None):
         """An object value is kept as its id and null removes the attribute, as the reference's
-        attribute store does; lazy collections (``concat``, ``select``) are kept as lists."""
-        key = (this.object_id, _attribute_owner(executor, context, owner), name)
+        attribute store does; lazy collections (``concat``, ``select``) are kept as lists. The
+        owner is a class (name or reference), checked first as the reference's decorated
+        parameter; the name is untyped, and one a dict key cannot be fails as there."""
+        key = (this.object_id, _attribute_owner(executor, context, owner), as_received(name))
         _attribute_object_rank(executor, this.object_id)
         attributes = executor.attributes
         if value is None:
@@ -72,11 +75,12 @@ class SysObject:
             attributes.clear()
             attributes.update(ordered)
 
+    @checked_first("owner")
     def get_attr(self, this, context, executor, name, default=None,
-                 owner: str | TypeReference | MuranoObject | None = None):
+                 owner: str | TypeReference | None = None):
         owner_name = _attribute_owner(executor, context, owner)
         _attribute_object_rank(executor, this.object_id)
-        result = executor.attributes.get((this.object_id, owner_name, name))
+        result = executor.attributes.get((this.object_id, owner_name, as_received(name)))
         return default if result is None else result
 
 
