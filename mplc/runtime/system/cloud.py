@@ -330,7 +330,11 @@ class Agent:
     A call's result is null (nothing runs) unless ``answer_agents_with`` scripted it. Plan ids
     and stamps count up so runs are repeatable."""
 
-    def __init__(self, this, executor, host: MuranoObject):
+    def __init__(self, this, executor, host):
+        """The host is untyped, as the reference's, whose constructor looks for the host's
+        environment: a value other than an object fails there."""
+        if not isinstance(host, MuranoObject):
+            as_received(host).find_owner("io.murano.Environment")
         self.this = this
         self.executor = executor
         self.host = host
@@ -475,10 +479,13 @@ def _place_file(file, template, reader, files):
 
 @native("io.murano.system.AgentListener")
 class AgentListener:
-    """Results come back synchronously in the simulation, so listening does nothing."""
+    """Results come back synchronously in the simulation, so listening does nothing; the
+    subscriptions are kept as the reference's (untyped name and message ids, a message id
+    unsubscribed without a subscription fails with KeyError)."""
 
-    def __init__(self, name: str):
-        self.results_queue = f"-execution-results-{name.lower()}"
+    def __init__(self, name):
+        self.results_queue = f"-execution-results-{as_received(name).lower()}"
+        self.subscriptions = {}
 
     def queue_name(self):
         return self.results_queue
@@ -489,11 +496,11 @@ class AgentListener:
     def stop(self):
         return None
 
-    def subscribe(self, message_id: str, event):
-        return None
+    def subscribe(self, message_id, event):
+        self.subscriptions[as_received(message_id)] = event
 
-    def unsubscribe(self, message_id: str):
-        return None
+    def unsubscribe(self, message_id):
+        self.subscriptions.pop(as_received(message_id))
 
 
 @native("io.murano.system.StatusReporter")
