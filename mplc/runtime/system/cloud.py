@@ -505,9 +505,12 @@ class AgentListener:
 
 @native("io.murano.system.StatusReporter")
 class StatusReporter:
-    def __init__(self, executor, environment: MuranoObject | str | None = None):
+    def __init__(self, executor, environment):
+        """The environment is required and untyped, as the reference's: text is its id, any
+        other value's id is read."""
         self.executor = executor
-        self.environment = environment
+        self.environment_id = environment if isinstance(environment, str) \
+            else reported_id(environment)
 
     def _report(self, instance, message, level):
         """Any message value: the reference's ``msg`` is untyped (sent as the text)."""
@@ -531,9 +534,9 @@ class StatusReporter:
 class InstanceNotifier:
     """Parameters untyped as the reference's: a bad ``instance`` fails when its id is read."""
 
-    def __init__(self, executor, environment: MuranoObject | None = None):
+    def __init__(self, executor, environment):
         self.executor = executor
-        self.environment = environment
+        self.environment_id = reported_id(environment)
 
     def _record(self, event, instance, **details):
         records(self.executor)["notifications"].append(
