@@ -136,7 +136,7 @@ class NativeFunction:
         self.positions = {p.name: index for index, p in enumerate(positional)}
         first = getattr(function, "checked_first", ())
         self.binding_order = sorted(self.signature, key=lambda p: (
-            p.name not in first, first.index(p.name) if p.name in first else 0))
+            first.index(p.name) if p.name in first else len(first)))
         self.defaults = {parameter_name(p.name): p.default for p in exposed
                          if p.default is not kinds.empty}
         self.varargs = next((p.name for p in exposed if p.kind is kinds.VAR_POSITIONAL), None)
