@@ -63,7 +63,7 @@ class ClassModuleCompiler:
         )
         assign = at.Assign(targets=[store(at, "CLASS")], value=spec)
         instructions = [self.instructions.definition(at)] if self.instructions.entries else []
-        return _module(_prologue(at) + [engine] + self.builder.module_body() + instructions + [assign])
+        return _module(_prologue(at) + [engine] + self.builder.definitions + instructions + [assign])
 
     def _by_name(self, at: PyAst, members, compile_member) -> ast.expr:
         return at.Dict(keys=[PyAst(member.pos).Constant(value=member.name) for member in members],

@@ -50,20 +50,6 @@ def caller_token(at: PyAst) -> ast.expr:
     return name
 
 
-class _FastHelperNames(ast.NodeTransformer):
-    """Every ``_r.fast.<name>`` read becomes the name ``named(read)`` gives."""
-
-    def __init__(self, named) -> None:
-        self.named = named
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
-        inner = node.value
-        if (isinstance(node.ctx, ast.Load) and isinstance(inner, ast.Attribute) and inner.attr == "fast"
-                and isinstance(inner.value, ast.Name) and inner.value.id == RUNTIME):
-            return self.named(node)
-        return self.generic_visit(node)
-
-
 class LazyCallContext(ast.NodeTransformer):
     """Every other read of ``context`` in a function whose ``context`` may be a caller token
     (a body with a direct way in, a query loop) becomes ``(_call_context if _call_context is not
@@ -365,27 +351,6 @@ class ModuleBuilder:
             self._module_constants[name] = self.define(at, "C", fast_attribute(at, name))
         return load(at, self._module_constants[name].id)
 
-    def module_body(self) -> list[ast.stmt]:
-        """The definitions, where functions read every ``_r.fast.<name>`` through a module-level
-        name (``module_constant``; those first needed here are bound ahead of all definitions):
-        one global read on each use instead of three lookups."""
-        ahead = []
-        known = dict(self._module_constants)
-
-        def named(read: ast.Attribute) -> ast.expr:
-            """The module-level name of ``read`` (positioned where it is read, as its binding)."""
-            if read.attr not in known:
-                known[read.attr] = ast.Name(id=self.new_name("C"), ctx=ast.Load())
-                ahead.append(ast.copy_location(ast.Assign(
-                    targets=[ast.copy_location(ast.Name(id=known[read.attr].id, ctx=ast.Store()), read)],
-                    value=read), read))
-            return ast.copy_location(ast.Name(id=known[read.attr].id, ctx=ast.Load()), read)
-
-        rewrite = _FastHelperNames(named)
-        body = [rewrite.visit(definition) if isinstance(definition, ast.FunctionDef) else definition
-                for definition in self.definitions]
-        return ahead + body
-
     # -- expressions ---------------------------------------------------------------------
 
     def expression_function(self, tree: ir.Expr) -> str:
@@ -594,4 +559,4 @@ def expression_module(tree: ir.Expr, fast_paths: bool = True, legacy: bool = Fal
     name = builder.expression_function(tree)
     at = PyAst(tree.pos)
     prologue = at.Import(names=[at.alias(name="mplc.runtime", asname=RUNTIME)])
-    return ast.Module(body=[prologue] + builder.module_body(), type_ignores=[]), name
+    return ast.Module(body=[prologue] + builder.definitions, type_ignores=[]), name
