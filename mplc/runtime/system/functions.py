@@ -675,7 +675,7 @@ def get_meta(context, provider):
         return meta_objects(context, provider.spec.meta, provider.method.declaring_type)
     if isinstance(provider, Package):
         return ()
-    raise yaql_exceptions.NoFunctionRegisteredException("#property#meta")
+    raise yaql_exceptions.NoMatchingFunctionException("#property#meta")
 
 
 @specs.yaql_property(MuranoType)
