@@ -7,7 +7,7 @@ from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.keys import described, mapping_entries
 from mplc.frontend.namespaces import Namespaces, check_declarations
 from mplc.frontend.statements import BodyReader
-from mplc.frontend.values import Scope, as_list, is_null, text_of
+from mplc.frontend.values import Scope, as_list, is_falsy, is_null, text_of
 from mplc.frontend.yaml_source import Mapping, Scalar, read_documents
 
 CORE_OBJECT = "io.murano.Object"
@@ -100,6 +100,9 @@ def build_class(document: ClassDocument, name: str, path: str,
 
 def _build_class(entries: dict, document: ClassDocument, name: str, scope: Scope) -> ir.Class:
     sink = scope.sink
+    if "Usage" in entries and is_null(entries["Usage"]):
+        sink.error("E-USAGE", "class Usage is null; must be one of Class, Meta (or left out)",
+                   entries["Usage"].pos)
     usage = _choice(entries.get("Usage"), ("Class", "Meta"), "Class", "class Usage", sink)
     extends = tuple(reference for reference in
                     (scope.type_ref(item, "Extends") for item in as_list(entries.get("Extends")))
@@ -224,7 +227,7 @@ def _methods(node, scope: Scope) -> tuple[ir.Method, ...]:
 
 def _method(name: str, written: str, key: Scalar, payload, scope: Scope) -> ir.Method | None:
     sink = scope.sink
-    if is_null(payload):
+    if is_falsy(payload):
         entries = {}
     elif isinstance(payload, Mapping):
         entries = {k: v for k, (_, v) in
@@ -233,8 +236,9 @@ def _method(name: str, written: str, key: Scalar, payload, scope: Scope) -> ir.M
         sink.error("E-METHOD", f"method '{written}' must be a mapping (Body, Arguments, ...)",
                    payload.pos)
         return None
-    usage = _choice(entries.get("Usage"), METHOD_USAGES, "Runtime", "method Usage", sink,
-                    checked=False)
+    usage_node = entries.get("Usage")
+    usage = "Runtime" if is_falsy(usage_node) else \
+        _choice(usage_node, METHOD_USAGES, "Runtime", "method Usage", sink)
     scope_node = entries.get("Scope")
     method_scope = _choice(scope_node, METHOD_SCOPES, "Session", "method Scope", sink,
                            checked=False)
@@ -259,6 +263,10 @@ def _method(name: str, written: str, key: Scalar, payload, scope: Scope) -> ir.M
 
 def _arguments(node, method: str, scope: Scope) -> tuple[ir.Argument, ...]:
     sink = scope.sink
+    if isinstance(node, Mapping) and not node.items:
+        sink.error("E-ARGUMENT", "Arguments is an empty mapping (the reference reads it as a "
+                   "list of one argument without a name)", node.pos)
+        return ()
     if isinstance(node, Mapping) and len(node.items) > 1:
         sink.error("E-ARGUMENT", "Arguments as a mapping holds one argument only (the reference "
                    "reads it as a one-item list); write a list: - name: {Contract: ...}",

@@ -18,7 +18,7 @@ from yaql.language import expressions as yaql_expressions
 
 from mplc import ir
 from mplc.frontend.keys import described, suggestion
-from mplc.frontend.values import Scope, as_list, is_null, plain_data, text_of
+from mplc.frontend.values import Scope, as_list, is_falsy, is_null, plain_data, text_of
 from mplc.frontend.yaml_source import Mapping, Scalar, Sequence, is_expression
 
 # construct -> (required keys, optional keys)
@@ -339,7 +339,7 @@ class BodyReader:
 
     def _throw(self, values, pos):
         names_node = values["Throw"]
-        if is_null(names_node):
+        if is_falsy(names_node):
             self.invalid("E-THROW-NAME", "Throw needs an exception name or a list of names", pos,
                          "ValueError", None)
             return None

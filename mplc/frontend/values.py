@@ -27,6 +27,11 @@ def is_null(node) -> bool:
                             and node.value is None)
 
 
+def is_falsy(node) -> bool:
+    """The engine's ``not value`` on the data: null, empty text, 0, false, [] and {}."""
+    return node is None or not plain_data(node)
+
+
 def plain_data(node):
     """Python data for metadata (Supplier, Tags ...): expressions become their text."""
     if isinstance(node, Scalar):

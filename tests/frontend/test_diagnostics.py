@@ -10,7 +10,8 @@ CASES = [
     ("Name: T\nPropertes: {}\n", [("W-UNKNOWN-KEY", 2, 1)]),
     ("Name: T\nDescription: x\n", [("W-UNKNOWN-KEY", 2, 1)]),
     ("Name: T\nMethods:\n  m:\n    Bdy: []\n", [("W-UNKNOWN-KEY", 4, 5)]),
-    ("Name: T\nMethods:\n  m:\n    Usage: Statc\n", [("W-USAGE", 4, 12)]),
+    ("Name: T\nMethods:\n  m:\n    Usage: Statc\n", [("E-USAGE", 4, 12)]),
+    ("Name: T\nMethods:\n  m:\n    Usage: ''\n", []),
     ("Name: T\nMethods:\n  m:\n    Scope: Private\n", [("W-USAGE", 4, 12)]),
     (HEAD + "      - Retrun: 1\n", [("E-UNKNOWN-KEY", 5, 9)]),
     (HEAD + "      - deploy\n", [("E-NOT-STATEMENT", 5, 9)]),
@@ -85,6 +86,13 @@ CASES = [
     (HEAD + "      - $x[" + "-" * 128 + "1]: 1\n", [("E-YAQL-DEPTH", 5, 9)]),
     (HEAD + "      - Return: " + "-" * 127 + "1\n", []),
     ("Name: T\nProperties:\n  ? {a: 1}\n  : {Contract: $}\n", [("E-YAML", 3, 5)]),
+    # differential round 19: what the reference refuses at class load, and what it reads as empty
+    ("Name: T\nMethods:\n  m: []\n  n: 0\n", []),
+    ("Name: T\nMethods:\n  m: [1]\n", [("E-METHOD", 3, 6)]),
+    ("Name: T\nMethods:\n  m:\n    Arguments: {}\n", [("E-ARGUMENT", 4, 16)]),
+    ("Name: T\nUsage:\n", [("E-USAGE", 2, 7)]),
+    (HEAD + "      - Throw: ''\n", [("E-THROW-NAME", 5, 9)]),
+    (HEAD + "      - Throw: []\n", [("E-THROW-NAME", 5, 9)]),
 ]
 
 
@@ -193,7 +201,7 @@ def test_user_text_with_line_breaks_stays_on_the_headline(load_source):
     ("Namespaces: {x: [1]}\nName: T\n", "invalid namespace a list"),
     ("Namespaces: {x: {a: 1}}\nName: T\n", "invalid namespace a mapping"),
     ("Name: T\nMethods:\n  m:\n    Usage: {a: 1}\n", "invalid method Usage a mapping; must be one of "
-     "Runtime, Static, Extension, Action; the reference accepts it as Runtime"),
+     "Runtime, Static, Extension, Action"),
 ])
 def test_messages_describe_collections(load_source, source, message):
     assert [d.message for d in load_source(source).sink.diagnostics] == [message]
