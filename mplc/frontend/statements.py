@@ -161,17 +161,21 @@ class BodyReader:
         target = self.target(key)
         if isinstance(target, ir.AssignmentTarget):
             return ir.Assignment(target, self.scope.value(value), pos)
-        error, detail = target
+        error, detail, type_root = target
         self.sink.warning("W-ASSIGNMENT-TARGET", f"cannot assign to '{key.value}': the statement "
                           f"raises {error} when it runs", key.pos)
-        return ir.Fail(error, detail, self.scope.value(value), pos)
+        evaluated = self.scope.value(value)
+        if type_root is not None:
+            evaluated = ir.ListValue((evaluated, type_root), pos)
+        return ir.Fail(error, detail, evaluated, pos)
 
-    def target(self, key: Scalar) -> ir.AssignmentTarget | tuple[str, str | None]:
-        """The target, or the (error, detail) the reference raises when assigning to it."""
+    def target(self, key: Scalar) -> ir.AssignmentTarget | tuple[str, str | None, ir.Expression | None]:
+        """The target, or what the reference raises when assigning to it: (error, detail, the
+        type expression it evaluates after the value, before it finds the target is no slot)."""
         failure = _target_failure(key.expression.expression)
         if failure is not None:
-            return failure if failure[0] != "InvalidLhsTargetError" \
-                else ("InvalidLhsTargetError", key.value)
+            return (*failure, None) if failure[0] != "InvalidLhsTargetError" \
+                else ("InvalidLhsTargetError", key.value, None)
         steps: list = []
         node = key.expression.expression
         expressions = self.scope.expressions
@@ -194,11 +198,11 @@ class BodyReader:
         if isinstance(node, yaql_expressions.GetContextValue):
             root = ir.GetContextValue(node.path.value, key.pos)
             if not steps and root.name in ("$", "$this"):
-                return "ValueError", f"Cannot assign to {root.name}"
+                return "ValueError", f"Cannot assign to {root.name}", None
         else:
             root = expressions.tree(node, key.pos)
             if not steps:
-                return "InvalidLhsTargetError", key.value
+                return "InvalidLhsTargetError", key.value, ir.Expression(key.value, root, key.pos)
         return ir.AssignmentTarget(key.value, root, tuple(steps), key.pos)
 
     # -- block constructs -------------------------------------------------------------------
