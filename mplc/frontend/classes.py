@@ -161,8 +161,9 @@ def _applies(node, sink: DiagnosticSink) -> tuple[str, ...]:
 
 
 def _named_specs(node, what: str, sink: DiagnosticSink):
-    """(name, name node, spec) for each entry of a Properties or Methods mapping."""
-    if is_null(node):
+    """(name, name node, spec) for each entry of a Properties or Methods mapping (the reference
+    reads an empty value, ``[]`` say, as none)."""
+    if is_falsy(node):
         return
     if not isinstance(node, Mapping):
         sink.error("E-CLASS", f"{what} must be a mapping", node.pos)

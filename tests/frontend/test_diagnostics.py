@@ -91,6 +91,8 @@ CASES = [
     ("Name: T\nMethods:\n  m: [1]\n", [("E-METHOD", 3, 6)]),
     ("Name: T\nMethods:\n  m:\n    Arguments: {}\n", [("E-ARGUMENT", 4, 16)]),
     ("Name: T\nUsage:\n", [("E-USAGE", 2, 7)]),
+    ("Name: T\nProperties: []\nMethods: 0\n", []),
+    ("Name: T\nProperties: 5\n", [("E-CLASS", 2, 13)]),
     (HEAD + "      - Throw: ''\n", [("E-THROW-NAME", 5, 9)]),
     (HEAD + "      - Throw: []\n", [("E-THROW-NAME", 5, 9)]),
 ]
