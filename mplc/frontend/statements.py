@@ -18,6 +18,7 @@ from yaql.language import expressions as yaql_expressions
 
 from mplc import ir
 from mplc.frontend.keys import described, suggestion
+from mplc.frontend.namespaces import TYPE_NAME
 from mplc.frontend.values import Scope, as_list, is_falsy, is_null, plain_data, text_of
 from mplc.frontend.yaml_source import Mapping, Scalar, Sequence, is_expression
 
@@ -393,6 +394,12 @@ class BodyReader:
                                 "of names", entries["With"].pos)
                 return None
             names = self.scope.type_names(entries["With"])
+            invalid = next((text_of(item) for item in as_list(entries["With"])
+                            if not TYPE_NAME.match(text_of(item))), None)
+            if invalid is not None:
+                # the reference resolves the names as any exception reaches the clause
+                failure = ir.Fail("ValueError", f'Invalid type name "{invalid}"', None, clause.pos)
+                return ir.Catch((), None, ir.Block((failure,), clause.pos), clause.pos)
         variable = None
         if "As" in entries and not is_null(entries["As"]):
             as_node = entries["As"]
