@@ -72,13 +72,16 @@ def _namespaces(node, sink: DiagnosticSink) -> dict[str, str]:
 def _choice(node, allowed: tuple[str, ...], default: str, what: str, sink: DiagnosticSink,
             checked: bool = True) -> str:
     """The value of a keyword key. The reference fails loading the class on a bad value when
-    ``checked``; otherwise it accepts anything, which then behaves as ``default`` (a warning)."""
+    ``checked``; otherwise it accepts anything, which then behaves as ``default`` (a warning).
+    A ``!yaql`` text is an expression object there, equal to no keyword."""
     if is_null(node):
         return default
-    value = node.value if isinstance(node, Scalar) else None
+    value = node.value if isinstance(node, Scalar) and node.expression is None else None
     if value in allowed:
         return value
-    message = f"invalid {what} {described(node)}; must be one of {', '.join(allowed)}"
+    written = f"expression {described(node)}" if isinstance(node, Scalar) and node.expression is not None \
+        else described(node)
+    message = f"invalid {what} {written}; must be one of {', '.join(allowed)}"
     if checked:
         sink.error("E-USAGE", message, node.pos)
     else:

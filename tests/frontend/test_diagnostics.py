@@ -93,6 +93,10 @@ CASES = [
     ("Name: T\nUsage:\n", [("E-USAGE", 2, 7)]),
     ("Name: T\nProperties: []\nMethods: 0\n", []),
     ("Name: T\nProperties: 5\n", [("E-CLASS", 2, 13)]),
+    ("Name: T\nProperties:\n  p: {Contract: $, Usage: !yaql 'In'}\n", [("E-USAGE", 3, 27)]),
+    ("Name: T\nUsage: !yaql 'Class'\n", [("E-USAGE", 2, 8)]),
+    ("Name: T\nMethods:\n  m:\n    Usage: !yaql 'Runtime'\n    Scope: !yaql 'Public'\n",
+     [("E-USAGE", 4, 12), ("W-USAGE", 5, 12)]),
     (HEAD + "      - Throw: ''\n", [("E-THROW-NAME", 5, 9)]),
     (HEAD + "      - Throw: []\n", [("E-THROW-NAME", 5, 9)]),
 ]
