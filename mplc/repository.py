@@ -88,6 +88,10 @@ class Repository:
         if "://" not in url:
             url = urllib.parse.urljoin("file:", urllib.request.pathname2url(os.path.abspath(url)))
         self.url = url if url.endswith("/") else url + "/"
+        try:
+            urllib.parse.urlsplit(self.url)
+        except ValueError as error:
+            raise RepositoryError(f"invalid repository URL {url!r}: {error}") from None
         self.timeout = timeout
         self._archives: dict[str, Archive | None] = {}
         self._listing: list[str] | None = None

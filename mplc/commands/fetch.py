@@ -32,8 +32,8 @@ def add_arguments(subparsers) -> None:
 
 
 def main(args) -> int:
-    repository = Repository(args.repo, timeout=args.timeout)
     try:
+        repository = Repository(args.repo, timeout=args.timeout)
         if args.command == "bundle":
             roots = repository.bundle(args.name)
         else:

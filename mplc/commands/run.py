@@ -25,13 +25,21 @@ from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
 
 
+def _parse_json(text: str, where: str, what: str = ""):
+    """The value of the JSON ``text``; else a UsageError naming ``where`` and, for a syntax
+    error, its line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{what}{where}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
+    except RecursionError:
+        raise UsageError(f"{what}{where}: JSON nested too deeply") from None
+
+
 def _json_argument(text: str | None, kind: type, option: str):
     if text is None:
         return kind()
-    try:
-        value = json.loads(text)
-    except ValueError as error:
-        raise UsageError(f"{option} is not valid JSON: {error}") from None
+    value = _parse_json(text, option)
     if not isinstance(value, kind):
         raise UsageError(f"{option} must be a JSON {'list' if kind is list else 'object'}")
     return value
@@ -44,9 +52,9 @@ def read_model(model: str):
         try:
             with open(model, encoding="utf-8") as handle:
                 text = handle.read()
-            document = json.loads(text)
         except (OSError, ValueError) as error:
             raise UsageError(f"cannot read model {model}: {error}") from None
+        document = _parse_json(text, model, "cannot read model ")
         if not isinstance(document, dict):
             raise UsageError(f"model {model} must hold a JSON object")
         return document, text
@@ -129,9 +137,10 @@ def read_cloud(path: str):
 
     try:
         with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+            text = handle.read()
     except (OSError, ValueError) as error:
         raise UsageError(f"cannot read cloud {path}: {error}") from None
+    document = _parse_json(text, path, "cannot read cloud ")
     cloud = document.get("cloud", document) if isinstance(document, dict) else None
     stacks = cloud.get("stacks", {}) if isinstance(cloud, dict) else None
     if not isinstance(stacks, dict) or not all(

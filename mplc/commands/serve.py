@@ -219,6 +219,8 @@ def main(args) -> int:
         server = make_server(service, args.host, args.port)
     except OSError as error:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    except OverflowError:
+        raise UsageError(f"--port {args.port} is not a port number (0 to 65535)") from None
     host, port = server.server_address[:2]
     sys.stderr.write(f"mplc serve: listening on http://{host}:{port}\n")
     sys.stderr.flush()

@@ -1,0 +1,49 @@
+"""Hostile command lines: every one ends with a plain one-line error and its exit code, never a
+traceback or an "internal error" (the CLI's last resort for bugs of ours)."""
+
+import os
+
+import pytest
+
+from mplc.cli import main
+
+HELLO = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "hello")
+HELLO_MODEL = os.path.join(HELLO, "object-model.json")
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["run", "--path", HELLO, "--model", HELLO_MODEL, "--args", "[" * 100000],
+     2, "mplc run: error: --args: JSON nested too deeply\n"),
+    (["run", "--path", HELLO, "--model", HELLO_MODEL, "--kwargs", '{"a": [1,}'],
+     2, "mplc run: error: --kwargs:1:10: not valid JSON: Expecting value\n"),
+    (["run", "--path", HELLO, "--model", "{tmp}/model.json"],
+     2, "mplc run: error: cannot read model {tmp}/model.json:2:3: not valid JSON: Expecting property name enclosed in double quotes\n"),
+    (["run", "--path", HELLO, "--model", "{tmp}/deep.json"],
+     2, "mplc run: error: cannot read model {tmp}/deep.json: JSON nested too deeply\n"),
+    (["run", "--path", HELLO, "--model", HELLO_MODEL, "--cloud", "{tmp}/model.json"],
+     2, "mplc run: error: cannot read cloud {tmp}/model.json:2:3: not valid JSON: Expecting property name enclosed in double quotes\n"),
+    (["serve", HELLO, "--port", "99999"],
+     2, "mplc serve: error: --port 99999 is not a port number (0 to 65535)\n"),
+    (["serve", HELLO, "--port", "-1"],
+     2, "mplc serve: error: --port -1 is not a port number (0 to 65535)\n"),
+    (["fetch", "com.example.App", "--repo", "http://[::1", "-o", "{tmp}/out"],
+     1, "mplc fetch: error: invalid repository URL 'http://[::1': Invalid IPv6 URL\n"),
+    (["bundle", "b", "--repo", "http://[::1", "-o", "{tmp}/out"],
+     1, "mplc bundle: error: invalid repository URL 'http://[::1': Invalid IPv6 URL\n"),
+])
+def test_bad_arguments_are_one_line_errors(argv, code, message, tmp_path, capsys):
+    write(tmp_path, "model.json", '{\n  ,\n}')
+    write(tmp_path, "deep.json", "[" * 100000)
+    tmp = str(tmp_path)
+    argv = [argument.replace("{tmp}", tmp) for argument in argv]
+    if argv[0] == "run":
+        argv += ["--cache-dir", os.path.join(tmp, "cache")]
+    assert main(argv) == code
+    captured = capsys.readouterr()
+    assert (captured.err, captured.out) == (message.replace("{tmp}", tmp), "")
