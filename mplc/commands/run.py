@@ -34,6 +34,9 @@ def _parse_json(text: str, where: str, what: str = ""):
         raise UsageError(f"{what}{where}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
     except RecursionError:
         raise UsageError(f"{what}{where}: JSON nested too deeply") from None
+    except ValueError:  # the one other failure of json.loads: Python's limit on integer digits
+        raise UsageError(f"{what}{where}: a JSON number has more than {sys.get_int_max_str_digits()} "
+                         f"digits") from None
 
 
 def _json_argument(text: str | None, kind: type, option: str):
@@ -43,6 +46,17 @@ def _json_argument(text: str | None, kind: type, option: str):
     if not isinstance(value, kind):
         raise UsageError(f"{option} must be a JSON {'list' if kind is list else 'object'}")
     return value
+
+
+def _json_text(output: dict) -> str:
+    """The run's JSON document, whole before any of it is written; integers of any size are
+    written out in full (Python refuses to convert ones over 4300 digits to text by default)."""
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return json.dumps(output, indent=1, sort_keys=False, default=str)
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 def read_model(model: str):
@@ -223,6 +237,5 @@ def main(args) -> int:
         output["cloud"] = executor.render(cloud)
     if args.repeat > 1 and timings:
         output["seconds_per_call"] = statistics.median(timings)
-    json.dump(output, sys.stdout, indent=1, sort_keys=False, default=str)
-    sys.stdout.write("\n")
+    sys.stdout.write(_json_text(output) + "\n")
     return 1 if output["error"] else 0

@@ -28,6 +28,8 @@ def write(tmp_path, name, text):
      2, "mplc run: error: cannot read model {tmp}/deep.json: JSON nested too deeply\n"),
     (["run", "--path", HELLO, "--model", HELLO_MODEL, "--cloud", "{tmp}/model.json"],
      2, "mplc run: error: cannot read cloud {tmp}/model.json:2:3: not valid JSON: Expecting property name enclosed in double quotes\n"),
+    (["run", "--path", HELLO, "--model", "{tmp}/digits.json"],
+     2, "mplc run: error: cannot read model {tmp}/digits.json: a JSON number has more than 4300 digits\n"),
     (["serve", HELLO, "--port", "99999"],
      2, "mplc serve: error: --port 99999 is not a port number (0 to 65535)\n"),
     (["serve", HELLO, "--port", "-1"],
@@ -40,6 +42,7 @@ def write(tmp_path, name, text):
 def test_bad_arguments_are_one_line_errors(argv, code, message, tmp_path, capsys):
     write(tmp_path, "model.json", '{\n  ,\n}')
     write(tmp_path, "deep.json", "[" * 100000)
+    write(tmp_path, "digits.json", '{"?": {"id": "a", "type": "T"}, "n": 1%s}' % ("0" * 5000))
     tmp = str(tmp_path)
     argv = [argument.replace("{tmp}", tmp) for argument in argv]
     if argv[0] == "run":
@@ -47,3 +50,17 @@ def test_bad_arguments_are_one_line_errors(argv, code, message, tmp_path, capsys
     assert main(argv) == code
     captured = capsys.readouterr()
     assert (captured.err, captured.out) == (message.replace("{tmp}", tmp), "")
+
+
+def test_a_result_of_any_size_is_written_whole(tmp_path, capsys):
+    """Python will not turn an int of over 4300 digits into text by default: the output was cut
+    off after ``"result": `` with an internal error."""
+    import json
+    classes = tmp_path / "classes"
+    classes.mkdir()
+    write(classes, "Big.yaml", "Name: Big\nMethods:\n  deploy:\n    Body:\n      - Return: pow(10, 5000)\n")
+    assert main(["run", "--path", str(classes), "--model", "Big", "--cache-dir", str(tmp_path / "cache")]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert captured.out.count(" 1" + "0" * 5000 + ",\n") == 1
+    assert json.loads(captured.out.replace("1" + "0" * 5000, "1"))["result"] == 1
