@@ -26,9 +26,11 @@ def run(cache_dir, method):
 
 
 def test_sleeping_branches_wait_together(cache_dir):
+    """Naps of 0.5 s and 0.3 s take 0.8 s one after the other; together, the longer one's 0.5 s
+    (the bound leaves 0.25 s for the rest of the call, on a loaded machine)."""
     traces, elapsed = run(cache_dir, "sleepers")
     assert traces == ["slow starts", "fast starts", "fast ends", "slow ends"]
-    assert 0.2 <= elapsed < 0.29
+    assert 0.5 <= elapsed < 0.75
 
 
 def test_limit_runs_one_branch_at_a_time(cache_dir):
