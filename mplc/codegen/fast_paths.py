@@ -348,7 +348,8 @@ class FastPaths:
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
                 names = at.Tuple(elts=[at.Constant(value=arg.source.name) for arg in args[1:]], ctx=ast.Load())
-                site = self.builder.define(at, "N", self._site(at, "NewObject", class_name, names))
+                site = self.builder.define(at, "N", at.Attribute(
+                    value=self._site(at, "NewObject", class_name, names), attr="new", ctx=ast.Load()))
                 fast = at.Call(func=site, args=[caller_token(at), load(at, "engine"),
                                                 *[operand(arg.destination) for arg in args[1:]]], keywords=[])
             else:

@@ -415,7 +415,8 @@ class NewObject:
     the engine's memory quota admits an object (the site's engine is its module's: every call
     through that method context has it) and the executor reads no class configs (each object
     then reads its own). Its value is frozen (an object: ``result`` leaves it
-    as it is)."""
+    as it is). Generated code binds the site's ``new`` once: calling a bound method costs about
+    half what calling an instance through a Python ``__call__`` does."""
 
     __slots__ = ("class_name", "names", "site_key")
 
@@ -424,7 +425,7 @@ class NewObject:
         self.names = names
         self.site_key = f"?newSite{next(_NEW_SITE_NUMBERS)}"
 
-    def __call__(self, context, engine, *values):
+    def new(self, context, engine, *values):
         context_type = type(context)
         if context_type is dict:
             site = context[METHOD_CONTEXT_KEY]._data.get(self.site_key)
