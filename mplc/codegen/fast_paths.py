@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from mplc import ir
 from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bits, is_int_expression, normal_variable_name
-from mplc.codegen.module import MATERIALIZED, BodyLocals, LazyCallContext, caller_token, fast_attribute, load, store
+from mplc.codegen.module import (MATERIALIZED, BodyLocals, LazyCallContext, LoopValues, caller_token, fast_attribute,
+                                 load, store)
 from mplc.pyast import PyAst
 
 FINAL = "_mplc_final"
@@ -347,7 +348,8 @@ class FastPaths:
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
                 names = at.Tuple(elts=[at.Constant(value=arg.source.name) for arg in args[1:]], ctx=ast.Load())
-                site = self.builder.define(at, "N", self._site(at, "NewObject", class_name, names))
+                site = self.builder.define(at, "N", at.Attribute(
+                    value=self._site(at, "NewObject", class_name, names), attr="new", ctx=ast.Load()))
                 fast = at.Call(func=site, args=[caller_token(at), load(at, "engine"),
                                                 *[operand(arg.destination) for arg in args[1:]]], keywords=[])
             else:
@@ -383,8 +385,9 @@ class FastPaths:
     def selected_result(self, tree: ir.Expr) -> ast.expr | None:
         """A statement's value ``r.select(f)`` with ``f`` context free (Format >= 1.2):
         ``selected_result`` with the ``select`` call site (which builds the item function) and
-        the query loop of ``f`` (``item_callable``); ``r.where(p).select(f)`` with ``p`` context
-        free: ``selected_where`` with both sites and one loop that tests ``p`` and selects ``f``."""
+        the query loop of ``f`` (``item_callable``), ``selected_range`` (given ``n``) for
+        ``range(n).select(f)``; ``r.where(p).select(f)`` with ``p`` context free:
+        ``selected_where`` with both sites and one loop that tests ``p`` and selects ``f``."""
         found = None if self.legacy else self._query_call(tree, "select")
         if found is None or not self.item_callable(found[2].args[0]):
             return None
@@ -402,7 +405,12 @@ class FastPaths:
                            args=[self.builder.expression_code(where_receiver), where_site, select_site,
                                  load(at, loop), *context_engine, *values], keywords=[])
         site = self._method_site(at, member)
-        loop, values = self._selection_loop(at, self._is_range(receiver), member.args[0])
+        stop = self._range_stop(receiver)
+        loop, values = self._selection_loop(at, stop is not None, member.args[0])
+        if stop is not None:
+            return at.Call(func=fast_attribute(at, "selected_range"),
+                           args=[self.builder.expression_code(stop), site, load(at, loop), *context_engine,
+                                 *values], keywords=[])
         return at.Call(func=fast_attribute(at, "selected_result"),
                        args=[self.builder.expression_code(receiver), site, load(at, loop), *context_engine,
                              *values], keywords=[])
@@ -410,10 +418,16 @@ class FastPaths:
     def _is_range(self, receiver: ir.Expr) -> bool:
         """Whether a query's receiver is ``range(n)``, whose items are ints (``range_of``, or
         yaql's ``range`` that takes an int only)."""
+        return self._range_stop(receiver) is not None
+
+    def _range_stop(self, receiver: ir.Expr) -> ir.Expr | None:
+        """``n`` of a query's receiver ``range(n)`` (``_is_range``), else None."""
         while isinstance(receiver, ir.Wrap):
             receiver = receiver.expr
-        return (not self.legacy and isinstance(receiver, ir.Function) and receiver.name == "range"
-                and receiver.uses_receiver and len(receiver.args) == 1 and _plain_arguments(receiver.args))
+        if (not self.legacy and isinstance(receiver, ir.Function) and receiver.name == "range"
+                and receiver.uses_receiver and len(receiver.args) == 1 and _plain_arguments(receiver.args)):
+            return receiver.args[0]
+        return None
 
     def _selection_loop(self, at: PyAst, over_range: bool, selector: ir.Expr,
                         predicate: ir.Expr | None = None) -> tuple[str, list[ast.expr]]:
@@ -424,12 +438,14 @@ class FastPaths:
         hand it (``ModuleBuilder.item_code``'s ``loop_values``)."""
         values = self.builder.new_name("t")
         loop_values: dict[str, str] = {}
+        setup: list[ast.stmt] = []
         append = at.Attribute(value=load(at, values), attr="append", ctx=ast.Load())
-        selected = self.builder.item_code(selector, over_range, loop_values)
+        selected = self.builder.item_code(selector, over_range, loop_values, setup)
         body = self._finalized_appends(at, selected, selector, append, over_range)
         if predicate is not None:
-            body = [at.If(test=self.builder.item_code(predicate, over_range, loop_values), body=body, orelse=[])]
-        statements = [at.Assign(targets=[store(at, values)], value=at.List(elts=[], ctx=ast.Load())),
+            body = [at.If(test=self.builder.item_code(predicate, over_range, loop_values, setup), body=body,
+                          orelse=[])]
+        statements = [at.Assign(targets=[store(at, values)], value=at.List(elts=[], ctx=ast.Load())), *setup,
                       at.For(target=store(at, "item"), iter=load(at, "items"), body=body, orelse=[]),
                       at.Return(value=at.Call(func=load(at, "tuple"), args=[load(at, values)], keywords=[]))]
         return self._loop_function(at, "s", ("items", "context", "engine"), statements, loop_values)
@@ -556,15 +572,17 @@ class FastPaths:
         size_check = at.Call(func=constant(at, "dict_size_quota"), args=[load(at, result), load(at, "limit")],
                              keywords=[])
         loop_values: dict[str, str] = {}
-        body = [at.Assign(targets=[store(at, key)], value=self.builder.item_code(key_tree, over_range, loop_values)),
+        setup: list[ast.stmt] = []
+        body = [at.Assign(targets=[store(at, key)],
+                          value=self.builder.item_code(key_tree, over_range, loop_values, setup)),
                 at.Assign(targets=[store(at, value)],
-                          value=self.builder.item_code(value_tree, over_range, loop_values)),
+                          value=self.builder.item_code(value_tree, over_range, loop_values, setup)),
                 at.If(test=at.UnaryOp(op=ast.Not(), operand=small), body=[at.Expr(value=pair_quota)], orelse=[]),
                 at.Assign(targets=[at.Subscript(value=load(at, result), slice=load(at, key), ctx=ast.Store())],
                           value=load(at, value)),
                 at.If(test=at.Compare(left=load(at, "limit"), ops=[ast.GtE()], comparators=[at.Constant(value=0)]),
                       body=[at.Expr(value=size_check)], orelse=[])]
-        statements = [at.Assign(targets=[store(at, result)], value=at.Dict(keys=[], values=[])),
+        statements = [at.Assign(targets=[store(at, result)], value=at.Dict(keys=[], values=[])), *setup,
                       at.For(target=store(at, "item"), iter=load(at, "items"), body=body, orelse=[]),
                       at.Return(value=load(at, result))]
         return self._loop_function(at, "q", ("items", "context", "engine", "limit"), statements, loop_values)
@@ -679,7 +697,8 @@ class FastPaths:
         (it reads no ``$`` from it), and the site runs in the item's own context otherwise:
         ``_r.fast.per_item_call(_MN, r, item, context, engine)``. In an instance method's body
         (one with a direct way in) ``$this`` and ``$`` are always an object: its type goes
-        untested (``_always_object``)."""
+        untested (``_always_object``). In a query loop a receiver that is one of the body's
+        values cannot change: ``_dN`` is looked up once, before the loop (``LoopValues.setup``)."""
         first, again = self._evaluated_once(at, self.builder.expression_code(receiver))
         direct = self.builder.new_name("d")
         is_object = at.Compare(
@@ -689,9 +708,17 @@ class FastPaths:
                                   attr="call_sites", ctx=ast.Load())
         resolve = at.NamedExpr(target=store(at, direct), value=at.Call(
             func=at.Attribute(value=call_sites, attr="get", ctx=ast.Load()), args=[site], keywords=[]))
-        test = at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])
-        if not self._always_object(receiver, first):
-            test = at.BoolOp(op=ast.And(), values=[is_object, test])
+        locals_ = self.builder.locals
+        if isinstance(locals_, LoopValues) and isinstance(first, ast.Name) and first.id != "item":
+            resolve = resolve.value
+            if not self._always_object(receiver, first):
+                resolve = at.IfExp(test=is_object, body=resolve, orelse=at.Constant(value=None))
+            locals_.setup.append(at.Assign(targets=[store(at, direct)], value=resolve))
+            test = at.Compare(left=load(at, direct), ops=[ast.IsNot()], comparators=[at.Constant(value=None)])
+        else:
+            test = at.Compare(left=resolve, ops=[ast.IsNot()], comparators=[at.Constant(value=None)])
+            if not self._always_object(receiver, first):
+                test = at.BoolOp(op=ast.And(), values=[is_object, test])
         values = [self.builder.expression_code(arg) for arg in args]
         call = at.Call(func=load(at, direct), args=[again, caller_token(at), load(at, "engine"), *values],
                        keywords=[])

@@ -273,19 +273,21 @@ class _RangeItem(_ItemValue):
         return local == "item"
 
 
-class _LoopValues(_ItemValue):
+class LoopValues(_ItemValue):
     """The locals of a query loop generated in a body with locals: ``$`` is the local ``item``
     (an int of ``range(n)`` when ``range_item``); every other variable is the body's current
     value, a parameter of the loop named as the body's local (``parameters``: key -> name, in
     order). Nothing in a loop writes the variable scope (its trees are ``item_callable``), so
-    the values cannot change while it runs."""
+    the values cannot change while it runs: ``setup`` collects statements that work out, once
+    before the loop, what depends on them alone."""
 
-    def __init__(self, body_locals: BodyLocals, range_item: bool) -> None:
+    def __init__(self, body_locals: BodyLocals, range_item: bool, setup: list[ast.stmt]) -> None:
         self.body_locals = body_locals
         self.range_item = range_item
         self.int_keys = _RangeItem.int_keys if range_item else frozenset()
         self.int_bounds = _RangeItem.int_bounds if range_item else {}
         self.parameters: dict[str, str] = {}
+        self.setup = setup
 
     def name(self, key: str) -> str:
         if key == "$1":
@@ -440,14 +442,15 @@ class ModuleBuilder:
         return isinstance(self.locals, _ItemValue)
 
     def item_code(self, tree: ir.Expr, range_item: bool = False,
-                  loop_values: dict[str, str] | None = None) -> ast.expr:
+                  loop_values: dict[str, str] | None = None, loop_setup: list[ast.stmt] | None = None) -> ast.expr:
         """The code of ``tree`` with ``$`` the local ``item``, for a tree
         ``FastPaths.item_callable`` admits (an item function's value, or a query loop's;
-        ``range_item``: a loop's over ``range(n)``). ``loop_values``, a query loop's: in a
-        body with locals, the other variables are the body's values, handed to the loop as
-        parameters (``_LoopValues``); their keys and names are added to it."""
+        ``range_item``: a loop's over ``range(n)``). ``loop_values`` and ``loop_setup``, a
+        query loop's: in a body with locals, the other variables are the body's values, handed
+        to the loop as parameters (``LoopValues``); their keys and names are added to the
+        first, the statements the loop runs first to the second."""
         if loop_values is not None and isinstance(self.locals, BodyLocals):
-            item_locals = _LoopValues(self.locals, range_item)
+            item_locals = LoopValues(self.locals, range_item, loop_setup)
         else:
             item_locals = _RangeItem() if range_item else _ItemValue()
         outer, self.locals = self.locals, item_locals
@@ -455,7 +458,7 @@ class ModuleBuilder:
             return self.expression_code(tree)
         finally:
             self.locals = outer
-            if isinstance(item_locals, _LoopValues):
+            if isinstance(item_locals, LoopValues):
                 loop_values.update(item_locals.parameters)
 
     def item_function(self, tree: ir.Expr) -> str:

@@ -448,7 +448,11 @@ class StatementCompiler:
         at = PyAst(node.pos)
         collection = self.builder.value(node.collection)
         if _is_runtime_call(collection, "result"):  # in a body with locals: the value frozen there
-            collection = at.Call(func=fast_attribute(at, "collection"), args=collection.args, keywords=[])
+            value = self.builder.new_name("t")
+            empty = at.Compare(left=at.NamedExpr(target=store(at, value), value=collection.args[0]),
+                               ops=[ast.Is()], comparators=[self.builder.module_constant(at, "EMPTY_TUPLE")])
+            collection = at.IfExp(test=empty, body=load(at, value), orelse=at.Call(
+                func=fast_attribute(at, "collection"), args=[load(at, value)], keywords=[]))
         else:
             collection = runtime_call(at, "iterate", collection)
         body = self.block(node.body, replace(scope, in_loop=True))

@@ -799,19 +799,41 @@ class AcceptedNew:
     gives, in order) needs to build the object as ``LoadPlan.new_accepted`` does, worked out
     once (``fast.NewObject`` builds it). ``sources``: per property written, in order, (name,
     ``MuranoProperty``, position of its value among the site's, or -1 for its Default);
-    ``extension``: the objects' native state (``MuranoObject.built_whole``); ``covers_values``:
-    every value the site gives is written, once (each is quota-checked as it is written)."""
+    ``given``: those with a value, in the same order, as (name, position, accepted types,
+    ``MuranoProperty``); ``template``: None, or (once every Default written has its
+    ``checked_default``) every property written in order, the Defaults' values set, which a new
+    object's properties copy; ``extension``: the objects' native state
+    (``MuranoObject.built_whole``); ``covers_values``: every value the site gives is written,
+    once (each is quota-checked as it is written)."""
 
-    __slots__ = ("reference", "murano_type", "caller_type", "sources", "extension", "covers_values")
+    __slots__ = ("reference", "murano_type", "caller_type", "sources", "given", "template", "extension",
+                 "covers_values")
 
     def __init__(self, reference, caller_type, sources, extension, value_count):
         self.reference = reference
         self.murano_type = reference.type
         self.caller_type = caller_type
         self.sources = sources
+        self.given = tuple((name, position, prop.accepted_types, prop)
+                           for name, prop, position in sources if position >= 0)
+        self.template = None
         self.extension = extension
         self.covers_values = sorted(position for _, _, position in sources if position >= 0) == list(
             range(value_count))
+
+    def filled_template(self):
+        """``template``, made once every Default written has been checked (a Default's first
+        use runs its contract; ``checked_default`` never changes once set); else None."""
+        template = {}
+        for name, prop, position in self.sources:
+            if position < 0:
+                if prop.checked_default is NO_VALUE:
+                    return None
+                template[name] = prop.checked_default
+            else:
+                template[name] = None
+        self.template = template
+        return template
 
 
 class _NotDirect(Exception):

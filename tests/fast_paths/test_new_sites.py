@@ -39,5 +39,5 @@ def test_new_site_resolves_its_name_per_names_scope(executor, scopes, classes):
     site = fast.NewObject("Node")
     engine = bridge.engine_for((1, 3))
     with executor.active():
-        made = [site(executor.object_context(executor.find_class(scope)), engine).type.name for scope in scopes]
+        made = [site.new(executor.object_context(executor.find_class(scope)), engine).type.name for scope in scopes]
     assert made == list(classes)
