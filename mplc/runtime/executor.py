@@ -372,6 +372,9 @@ class Executor:
         context = self._type_contexts.get(murano_type)
         if context is None:
             root = bridge.root_context(murano_type.package.format_version)
+            if murano_type.package.name == versioning.CORE_LIBRARY:
+                from mplc.runtime.system.functions import core_library_context
+                root = bridge.link(root, core_library_context())
             context = bridge.link(root, murano_type.context)
             self._type_contexts[murano_type] = context
         return context

@@ -17,7 +17,6 @@ from mplc.runtime.executor import Package
 from mplc.runtime.model import (MuranoArgument, MuranoMethod, MuranoProperty, MuranoType,
                                 ObjectParameter)
 
-CORE_LIBRARY = "io.murano"
 ENGINE_SETTINGS = {
     "home_region": None, "file_server": "",
     "engine": {"agent_timeout": 3600, "agent_source": "murano-agent"},
@@ -31,13 +30,6 @@ simulated cloud; tests and embedders may change it."""
 def _executor():
     from mplc.runtime.executor import Executor
     return Executor.current()
-
-
-def _require_core_library(context, name):
-    """``config`` exists for the core library only, as in the reference's restricted context."""
-    scope = context[bridge.NAMES_SCOPE]
-    if scope is None or scope.package.name != CORE_LIBRARY:
-        raise yaql_exceptions.NoFunctionRegisteredException(name)
 
 
 class NoSuchOptError(LookupError):
@@ -54,8 +46,7 @@ def _setting(group, name):
 @specs.parameter("group", yaqltypes.String())
 @specs.parameter("setting", yaqltypes.String())
 @specs.parameter("read_as_file", bool)
-def config(context, group, setting, read_as_file=False):
-    _require_core_library(context, "config")
+def config(group, setting, read_as_file=False):
     value = _setting(group, setting)
     if read_as_file:
         with open(value, encoding="utf-8") as handle:
@@ -65,8 +56,7 @@ def config(context, group, setting, read_as_file=False):
 
 @specs.parameter("setting", yaqltypes.String())
 @specs.name("config")
-def config_default(context, setting):
-    _require_core_library(context, "config")
+def config_default(setting):
     return _setting(None, setting)
 
 
@@ -704,9 +694,23 @@ yaqlization.yaqlize(semantic_version.Version,
                     whitelist=["major", "minor", "patch", "prerelease", "build"])
 
 
+_core_library_context = None
+
+
+def core_library_context():
+    """The functions only the core library's code may call (``config``): the reference links
+    them into the io.murano package's context alone, so elsewhere the name is unknown."""
+    global _core_library_context
+    if _core_library_context is None:
+        _core_library_context = bridge.empty_context()
+        _core_library_context.register_function(config)
+        _core_library_context.register_function(config_default)
+    return _core_library_context
+
+
 def register(context, version):
     """Add these functions to a Format's root context (after the core set)."""
-    for function in (config, config_default, logger, bind, pselect, patch_) + REFLECTION:
+    for function in (logger, bind, pselect, patch_) + REFLECTION:
         context.register_function(function)
     if bridge.is_legacy(version):
         context.register_function(substr)
