@@ -251,13 +251,15 @@ class MuranoArgument:
                 f"[{method.declaring_type.name}::{method.name}({self.name}{error.path or ''})] {error}"
             ) from error
 
-    def check_type(self, value, calling_type):
+    def check_type(self, value, calling_type, names_scope):
         """Whether an extension method's receiver passes this (first) argument's contract as it
-        is, unconverted: how the reference tells which overload applies to a value."""
+        is, unconverted: how the reference tells which overload applies to a value. As there,
+        the contract checks in the calling code's names scope (its namespaces resolve class
+        names), not the declaring class's."""
         declaring_type = self.method.declaring_type
         try:
-            apply_contract(self.spec, declaring_type, value, declaring_type, None, calling_type,
-                           contracts.CHECK_TYPE)
+            apply_contract(self.spec, declaring_type, value, names_scope or declaring_type, None,
+                           calling_type, contracts.CHECK_TYPE)
         except errors.ContractViolationException:
             return False
         return value is not contracts.PASSKEY
@@ -966,7 +968,7 @@ class ContractedValue(yaqltypes.GenericType):
             return argument.transform(value, this, context[bridge.ARGUMENT_OWNER], caller_type)
 
         def checker(value, context, *args, **kwargs):
-            return argument.check_type(value, context[bridge.TYPE])
+            return argument.check_type(value, context[bridge.TYPE], context[bridge.NAMES_SCOPE])
 
         super().__init__(True, checker if check_first else None, converter)
 
