@@ -292,27 +292,58 @@ class Executor:
         murano_type = package.types.get(name)
         if murano_type is None:
             spec = package.class_specs[name]
-            if name == CORE_OBJECT:
-                parents = []
-            else:
-                bare = MuranoType(spec, package, [], self)
-                parents = [self.find_class(p, bare) for p in (spec.extends or (CORE_OBJECT,))]
-            for parent in parents:
-                if parent.usage not in (("Class", "Meta") if spec.usage == "Meta" else ("Class",)):
-                    raise errors.InvalidInheritanceError(
-                        f"Type {name} cannot have parent with Usage {parent.usage}")
-            murano_type = self._build_type(spec, package, self._unify_versions(spec, package, parents))
+            try:
+                murano_type = self._load_type(spec, package)
+            except Exception:
+                package.class_specs.pop(name, None)  # the reference forgets a class it failed to load
+                raise
             package.types[name] = murano_type
         return murano_type
+
+    def _load_type(self, spec, package):
+        if spec.name == CORE_OBJECT:
+            parents = []
+        else:
+            bare = MuranoType(spec, package, [], self)
+            parents = [self.find_class(p, bare) for p in (spec.extends or (CORE_OBJECT,))]
+        for parent in parents:
+            if parent.usage not in (("Class", "Meta") if spec.usage == "Meta" else ("Class",)):
+                raise errors.InvalidInheritanceError(
+                    f"Type {spec.name} cannot have parent with Usage {parent.usage}")
+        return self._build_type(spec, package, self._unify_versions(spec, package, parents))
 
     def _build_type(self, spec, package, parents):
         murano_type = MuranoType(spec, package, parents, self)
         for method_spec in spec.methods.values():
             murano_type.add_method(method_spec)
         natives.attach(murano_type)
+        self._check_meta(murano_type, spec.meta, "Type")
         murano_type.imports = [self.find_class(i, murano_type) for i in spec.imports
                                if i != spec.name]
+        for property_spec in spec.properties.values():
+            self._check_meta(murano_type, property_spec.meta, "Property")
+        for method_spec in spec.methods.values():
+            for argument_spec in method_spec.arguments:
+                self._check_meta(murano_type, argument_spec.meta, "Argument")
+            self._check_meta(murano_type, method_spec.meta, "Method")
         return murano_type
+
+    def _check_meta(self, murano_type, entries, target):
+        """The reference's checks of Meta entries when it loads a class, for meta classes of
+        other packages (the compiler checked the package's own): a meta class, applicable to
+        ``target``, a Cardinality One one attached once (ValueError, as there)."""
+        attached = set()
+        for entry in entries:
+            if entry.type_name in murano_type.package.class_specs:
+                continue
+            meta_type = self.find_class(entry.type_name, murano_type)
+            if meta_type.usage != "Meta":
+                raise ValueError("Only Meta classes can be attached")
+            if target not in meta_type.spec.applies:
+                raise ValueError(f"Meta class {meta_type.name} is not applicable here")
+            if meta_type in attached and meta_type.spec.cardinality != "Many":
+                raise ValueError("Cannot attach several Meta instances with cardinality One")
+            attached.add(meta_type)
 
     def _unify_versions(self, spec, package, parents):
         """Parents of a new class with one version per package across all its ancestors.
