@@ -70,17 +70,23 @@ class InstructionTable:
                 self._statement(statement)
 
     def _branches(self, blocks) -> None:
-        """Alternative blocks (or Parallel branches) each start from the instruction the
-        construct ran last."""
+        """Alternative blocks each start from the instruction the construct ran last."""
         start = self._last
         for block in blocks:
             self._last = start
-            if isinstance(block, ir.Block) or block is None:
-                self._block(block)
-            else:
-                self._statement(block)
+            self._block(block)
 
-    def _statement(self, node: ir.Statement) -> None:
+    def _parallel_branches(self, statements) -> None:
+        """Each branch runs in a context of its own: it starts from the instruction the Parallel
+        ran last, a construct there is not announced (its frame shows that instruction), and
+        what a branch runs leaves the method's instruction as it was."""
+        start = self._last
+        for statement in statements:
+            self._last = start
+            self._statement(statement, announced=False)
+        self._last = start
+
+    def _statement(self, node: ir.Statement, announced: bool = True) -> None:
         if isinstance(node, ir.ExpressionStatement):
             self._value(node.expression)
             return
@@ -88,7 +94,10 @@ class InstructionTable:
             self._value(node.value)
             self._record(node.pos, self._last)
             return
-        self._run(node.pos, "Rethrow" if isinstance(node, ir.Rethrow) else BLOCK_CONSTRUCT)
+        if announced:
+            self._run(node.pos, "Rethrow" if isinstance(node, ir.Rethrow) else BLOCK_CONSTRUCT)
+        else:
+            self._record(node.pos, self._last)
         if isinstance(node, ir.Throw):
             self._value(node.cause)
             for name in node.names:
@@ -113,7 +122,7 @@ class InstructionTable:
                 self._block(case.body)
             self._block(node.default)
         elif isinstance(node, ir.Parallel):
-            self._branches(node.branches.statements)
+            self._parallel_branches(node.branches.statements)
         elif isinstance(node, ir.Try):
             self._block(node.body)
             for catch in node.catches:
