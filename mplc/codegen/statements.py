@@ -533,14 +533,15 @@ class StatementCompiler:
     def _throw(self, node: ir.Throw, scope: _Scope) -> list[ast.stmt]:
         """The Cause is evaluated first, then the names and the Message, as the reference does;
         the Extra is not evaluated (``_unevaluated``). A Cause the YAML writes false (null,
-        empty) is none."""
+        empty) is none; reading a Cause's native exception fails at the Cause, the instruction
+        the reference ran last."""
         at = PyAst(node.pos)
         names = at.Tuple(elts=[self.builder.value(name) if isinstance(name, ir.Expression)
                                else at.Constant(value=name) for name in node.names], ctx=ast.Load())
         extra = at.Constant(value=None) if node.extra is None else self._unevaluated(node.extra)
         cause = at.Constant(value=None)
         if node.cause is not None and not (isinstance(node.cause, ir.Literal) and not node.cause.value):
-            cause = runtime_call(at, "exception_cause", self.builder.value(node.cause))
+            cause = runtime_call(PyAst(node.cause.pos), "exception_cause", self.builder.value(node.cause))
         exception = runtime_call(at, "throw", load(at, "context"), cause=cause, names=names,
                                  message=self.builder.optional_value(at, node.message), extra=extra)
         return [at.Raise(exc=exception, cause=None)]
