@@ -6,6 +6,7 @@ a caret under the column. Every diagnostic has a stable code so tests and tools 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Iterable, TextIO
 
@@ -64,15 +65,26 @@ class CompileError(Exception):
         super().__init__(first + more)
 
 
+_MAX_SOURCE_BYTES = 32 * 1024 * 1024
+
+
+def _source_lines(path: str) -> list[str] | None:
+    """The lines of a regular file small enough to be source. A FIFO or device named by a
+    diagnostic is never opened: reading one can block forever or never end."""
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > _MAX_SOURCE_BYTES:
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    # a binary file (a zip, a .pyc) has no source line worth showing
+    return None if b"\x00" in data else data.decode("utf-8", "replace").splitlines()
+
+
 def _source_line(path: str, line: int, cache: dict[str, list[str] | None]) -> str | None:
     if path not in cache:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            cache[path] = None
-        else:  # a binary file (a zip, a .pyc) has no source line worth showing
-            cache[path] = None if b"\x00" in data else data.decode("utf-8", "replace").splitlines()
+        cache[path] = _source_lines(path)
     lines = cache[path]
     if lines is None or not 1 <= line <= len(lines):
         return None

@@ -39,7 +39,8 @@ def package_dir_name(full_name: str, version: str) -> str:
 
 
 def _source_files(root: str) -> list[tuple[str, str]]:
-    """(relative path, absolute path) of every file under ``root``, sorted; a zip is one file."""
+    """(relative path, absolute path) of every regular file under ``root``, sorted; a zip is one
+    file. FIFOs, devices and broken links are no source (reading one could block forever)."""
     if os.path.isfile(root):
         return [(os.path.basename(root), root)]
     found = []
@@ -47,7 +48,8 @@ def _source_files(root: str) -> list[tuple[str, str]]:
         subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and d != "__pycache__")
         for name in files:
             path = os.path.join(directory, name)
-            found.append((os.path.relpath(path, root).replace(os.sep, "/"), path))
+            if os.path.isfile(path):
+                found.append((os.path.relpath(path, root).replace(os.sep, "/"), path))
     return sorted(found)
 
 

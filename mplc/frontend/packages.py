@@ -90,8 +90,9 @@ class DirectorySource(Source):
         for directory, subdirectories, files in os.walk(base):
             subdirectories.sort()
             for name in sorted(files):
-                found.append(os.path.relpath(os.path.join(directory, name), base)
-                             .replace(os.sep, "/"))
+                if os.path.isfile(os.path.join(directory, name)):  # no FIFO, device, broken link
+                    found.append(os.path.relpath(os.path.join(directory, name), base)
+                                 .replace(os.sep, "/"))
         return tuple(found)
 
 
@@ -160,11 +161,18 @@ class PackageLoader:
                             _file_pos(path))
             return []
         if not os.path.isdir(path):
-            self.sink.error("E-PATH", "no such file or directory", _file_pos(path))
+            problem = "not a package: expected a directory or a .zip" if os.path.exists(path) \
+                else "no such file or directory"
+            self.sink.error("E-PATH", problem, _file_pos(path))
             return []
         if os.path.exists(os.path.join(path, BUILD_MARKER)):
             return []
-        if os.path.isfile(os.path.join(path, "manifest.yaml")):
+        manifest = os.path.join(path, "manifest.yaml")
+        if os.path.lexists(manifest) and not os.path.isfile(manifest):
+            self.sink.error("E-IO", "cannot read file: not a regular file (a directory, FIFO, "
+                            "device or broken link)", _file_pos(manifest))
+            return []
+        if os.path.isfile(manifest):
             package = self._package(DirectorySource(path, path))
             return [package] if package is not None else []
         entries = sorted(os.listdir(path))

@@ -1,0 +1,77 @@
+"""Packages with files that are no regular files: ``mplc`` reports them or leaves them out, in
+bounded time (a FIFO or /dev/zero read as a file blocks forever)."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+HELLO = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "hello")
+
+
+def mplc(*args):
+    return subprocess.run([sys.executable, "-m", "mplc.cli", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def make_fifo(path):
+    os.mkfifo(path)
+
+
+def link_to_device(path):
+    os.symlink("/dev/zero", path)
+
+
+def broken_link(path):
+    os.symlink("nowhere", path)
+
+
+def link_loop(path):
+    os.symlink(path, path)
+
+
+def directory(path):
+    os.mkdir(path)
+
+
+SPECIALS = [make_fifo, link_to_device, broken_link, link_loop, directory]
+
+
+@pytest.mark.parametrize("special", SPECIALS, ids=lambda special: special.__name__)
+def test_resources_that_are_no_files_are_left_out(special, tmp_path):
+    package = tmp_path / "hello"
+    shutil.copytree(HELLO, package)
+    special(str(package / "Resources" / "special"))
+    compiled = mplc("compile", str(package), "-o", str(tmp_path / "out"))
+    assert (compiled.returncode, compiled.stderr) == (0, "")
+    [output] = os.listdir(tmp_path / "out")
+    assert sorted(os.listdir(tmp_path / "out" / output / "Resources")) == ["greeting.txt"]
+
+
+@pytest.mark.parametrize("special", SPECIALS, ids=lambda special: special.__name__)
+def test_a_manifest_that_is_no_file_is_an_io_error(special, tmp_path):
+    package = tmp_path / "hello"
+    shutil.copytree(HELLO, package)
+    os.remove(package / "manifest.yaml")
+    special(str(package / "manifest.yaml"))
+    checked = mplc("check", str(package))
+    assert checked.returncode == 1
+    assert checked.stderr.startswith(
+        f"{package / 'manifest.yaml'}:1:1: error: cannot read file: not a regular file (a directory, "
+        "FIFO, device or broken link) [E-IO]\n")
+
+
+@pytest.mark.parametrize("special, message", [
+    (make_fifo, "not a package: expected a directory or a .zip"),
+    (link_to_device, "not a package: expected a directory or a .zip"),
+    (broken_link, "no such file or directory"),
+    (link_loop, "no such file or directory"),
+], ids=lambda value: getattr(value, "__name__", ""))
+def test_a_path_that_is_no_file_or_directory_is_a_path_error(special, message, tmp_path):
+    path = str(tmp_path / "special")
+    special(path)
+    checked = mplc("check", path)
+    assert (checked.returncode, checked.stderr) == (1, f"{path}:1:1: error: {message} [E-PATH]\n"
+                                                       "1 error(s), 0 warning(s)\n")
