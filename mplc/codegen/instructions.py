@@ -99,7 +99,9 @@ class InstructionTable:
         else:
             self._record(node.pos, self._last)
         if isinstance(node, ir.Throw):
-            self._value(node.cause)
+            if node.cause is not None:
+                self._value(node.cause)
+                self._record(node.cause.pos, self._last)  # reading its native exception fails here
             for name in node.names:
                 self._value(name if isinstance(name, ir.Expression) else None)
             self._value(node.message)
