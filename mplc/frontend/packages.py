@@ -131,8 +131,11 @@ class ZipSource(Source):
         return data
 
     def listing(self, folder: str) -> tuple[str, ...]:
+        """Members under ``folder``, leaving out names that would lead out of it when written
+        (``Resources/../../x``): compiled output copies these files."""
         prefix = self.root + folder + "/"
-        return tuple(sorted(name[len(prefix):] for name in self.members if name.startswith(prefix)))
+        inside = (name[len(prefix):] for name in self.members if name.startswith(prefix))
+        return tuple(sorted(name for name in inside if _safe_relative(name) == name))
 
 
 def _safe_relative(path: str) -> str | None:
@@ -155,7 +158,7 @@ class PackageLoader:
 
     def load(self, path: str) -> list[ir.Package]:
         if os.path.isfile(path):
-            if zipfile.is_zipfile(path):
+            if zipfile.is_zipfile(path) or path.lower().endswith(".zip"):
                 return self._zip(path)
             self.sink.error("E-PATH", "not a package: expected a directory or a .zip",
                             _file_pos(path))

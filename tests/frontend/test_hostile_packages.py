@@ -75,3 +75,42 @@ def test_a_path_that_is_no_file_or_directory_is_a_path_error(special, message, t
     checked = mplc("check", path)
     assert (checked.returncode, checked.stderr) == (1, f"{path}:1:1: error: {message} [E-PATH]\n"
                                                        "1 error(s), 0 warning(s)\n")
+
+
+def hello_zip(path, extra_members=()):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as archive:
+        for directory, _, names in os.walk(HELLO):
+            for name in names:
+                file = os.path.join(directory, name)
+                archive.write(file, os.path.relpath(file, HELLO))
+        for name, data in extra_members:
+            archive.writestr(name, data)
+    return str(path)
+
+
+@pytest.mark.parametrize("member", ["Resources/../../../escaped", "Resources/a/../../../escaped",
+                                    "UI/../../escaped", "Resources/./../escaped"])
+def test_archive_members_leading_out_of_resources_are_never_written(member, tmp_path, capsys):
+    from mplc.cli import main
+    archive = hello_zip(tmp_path / "hello.zip", [(member, b"x")])
+    output = tmp_path / "deep" / "deeper" / "out"
+    assert main(["compile", archive, "-o", str(output)]) == 0
+    written = [os.path.relpath(os.path.join(directory, name), tmp_path)
+               for directory, _, names in os.walk(tmp_path) for name in names]
+    assert not [path for path in written if "escaped" in path]
+    [package] = os.listdir(output)
+    assert os.listdir(output / package / "Resources") == ["greeting.txt"]
+
+
+@pytest.mark.parametrize("cut", [0, 100, -10])
+def test_a_damaged_zip_is_an_archive_error(cut, tmp_path, capsys):
+    from mplc.cli import main
+    archive = hello_zip(tmp_path / "hello.zip")
+    with open(archive, "rb") as handle:
+        data = handle.read()
+    with open(archive, "wb") as handle:
+        handle.write(data[:cut])
+    assert main(["check", archive]) == 1
+    assert capsys.readouterr().err == (f"{archive}:1:1: error: cannot open archive: File is not a zip file "
+                                       "[E-ZIP]\n1 error(s), 0 warning(s)\n")
