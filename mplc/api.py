@@ -155,9 +155,9 @@ class Runtime:
                  default_format: str | None = None, trace: bool = False, fast_paths: bool = True):
         """``trace=True`` defines a global ``trace(value)`` collecting into ``rt.traces``;
         ``fast_paths=False`` compiles source packages with every expression fast path off."""
-        if isinstance(paths, (str, os.PathLike)):
+        if isinstance(paths, (str, bytes, os.PathLike)):
             paths = [paths]
-        paths = [os.fspath(path) for path in paths]
+        paths = [os.fsdecode(path) for path in paths]
         self.warnings: list[Diagnostic] = []
         self.package_dirs = resolve_packages(paths, cache_dir, default_format, self.warnings, fast_paths)
         self._source_paths = [path for path in paths if _compiled_packages(path) is None]
@@ -183,6 +183,10 @@ class Runtime:
 
     def call(self, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
         """Call a MuranoPL method (any scope) on an object, as the engine calls a deployment's."""
+        from mplc.runtime import MuranoObject, MuranoType, TypeReference
+
+        if not isinstance(_unwrap(obj), (MuranoObject, MuranoType, TypeReference)):
+            raise TypeError(f"call needs a MuranoPL object or type, not {type(obj).__name__}")
         return self._wrap(self.executor.call(_unwrap(obj), method, tuple(_unwrap(a) for a in args),
                                              {key: _unwrap(value) for key, value in kwargs.items()}))
 
@@ -205,7 +209,7 @@ class Runtime:
     def traces(self) -> list:
         return list(self.executor.trace or ())
 
-    def schema(self, class_name: str, methods: Iterable[str] = (), class_version: str | None = None,
+    def schema(self, class_name: str, methods: Iterable[str] | str = (), class_version: str | None = None,
                package_name: str | None = None) -> dict[str, Any]:
         """The forms json-schema ``{"": <class>, "<model builder>": ...}`` (``mplc schema``).
 
@@ -219,6 +223,7 @@ class Runtime:
             if sink.has_errors:
                 raise CompileError(sink.diagnostics)
             self._forms = FormsGenerator(packages, sink)
+        methods = [methods] if isinstance(methods, str) else list(methods)
         return self._forms.generate(class_name, methods, class_version, package_name)
 
     def _wrap(self, value: Any) -> Any:
