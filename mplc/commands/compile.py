@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from mplc.api import compile_packages
@@ -12,6 +13,10 @@ from mplc.diagnostics import CompileError, DiagnosticSink, render
 def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no package path given")
+    for path in args.all_paths:
+        if os.path.isdir(path) and os.path.realpath(path) == os.path.realpath(args.output):
+            raise UsageError(f"-o {args.output} is the package path {path}: compiled packages "
+                             f"would be mixed into their sources (choose another directory)")
     sink = DiagnosticSink()
     try:
         compile_packages(args.all_paths, args.output, emit_source=args.emit_source,

@@ -64,3 +64,15 @@ def test_a_result_of_any_size_is_written_whole(tmp_path, capsys):
     assert captured.err == ""
     assert captured.out.count(" 1" + "0" * 5000 + ",\n") == 1
     assert json.loads(captured.out.replace("1" + "0" * 5000, "1"))["result"] == 1
+
+
+@pytest.mark.parametrize("output", ["{hello}", "{hello}/", "{hello}/Classes/.."])
+def test_compile_into_the_package_path_itself_is_a_usage_error(output, tmp_path, capsys):
+    import shutil
+    package = str(tmp_path / "hello")
+    shutil.copytree(HELLO, package)
+    output = output.replace("{hello}", package)
+    assert main(["compile", package, "-o", output]) == 2
+    assert capsys.readouterr().err == (f"mplc compile: error: -o {output} is the package path {package}: compiled "
+                                       "packages would be mixed into their sources (choose another directory)\n")
+    assert sorted(os.listdir(package)) == sorted(os.listdir(HELLO))
