@@ -11,8 +11,11 @@ instruction. mplc does no bookkeeping while code runs; instead each class module
 The key is the Python position codegen stamps on the code of an IR node (``PyAst(pos)``: every
 node of an expression carries the position of its whole YAML scalar); the value is the
 instruction the reference would show while that code runs: its text (None when the method ran
-none yet), its 1-based YAML line and column, and the end of the node's span. The runtime looks
-a frame's position up only when it builds a stack trace (mplc.runtime.flow).
+none yet), its 1-based YAML line and column, and the end of the node's span. The code a
+Parallel branch runs outside any block of its own (the branch's construct, not a statement)
+has a Python error converted where the Parallel runs, not where the branch does: its entry
+then ends with a second ``(text, line, column)``, the instruction such an error shows. The
+runtime looks a frame's position up only when it builds a stack trace (mplc.runtime.flow).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class InstructionTable:
     def __init__(self) -> None:
         self.entries: dict[tuple[int, int], tuple] = {}
         self._last: _Entry = (None, None, None)
+        self._unconverted: _Entry | None = None
 
     def add_method(self, body: ir.Block) -> None:
         """Record the instructions of one method body (a new call starts with none)."""
@@ -45,9 +49,16 @@ class InstructionTable:
                         values=[at.Constant(value=self.entries[key]) for key in keys])
         return at.Assign(targets=[at.Name(id=TABLE_NAME, ctx=ast.Store())], value=table)
 
-    def _record(self, pos: ir.Pos, entry: _Entry) -> None:
+    def _record(self, pos: ir.Pos, entry: _Entry, converted_here: bool = False) -> None:
+        """Record what the code at ``pos`` shows; a Python error raised there shows what the
+        context converting it ran last (``_unconverted``), when that is another instruction."""
+        self.entries.setdefault(_key(pos), self._entry(pos, entry, converted_here))
+
+    def _entry(self, pos: ir.Pos, entry: _Entry, converted_here: bool = False) -> tuple:
         at = PyAst(pos)
-        self.entries.setdefault((at.lineno, at.col_offset), entry + (at.end_lineno, at.end_col_offset))
+        elsewhere = self._unconverted
+        python_error = () if converted_here or elsewhere is None or elsewhere == entry else elsewhere
+        return entry + (at.end_lineno, at.end_col_offset) + python_error
 
     def _run(self, pos: ir.Pos, text: str) -> None:
         """The reference runs an instruction: it becomes the method's last one."""
@@ -62,12 +73,17 @@ class InstructionTable:
         """A Throw's Extra: its expressions run later, where the exception's extra is read, and
         are the instruction there."""
         for expression in _expressions(value):
-            self._record(expression.pos, (expression.source, expression.pos.line, expression.pos.col))
+            self._record(expression.pos, (expression.source, expression.pos.line, expression.pos.col),
+                         converted_here=True)
 
     def _block(self, block: ir.Block | None) -> None:
+        """A block converts the Python errors of its statements in its own context."""
         if block is not None:
+            unconverted = self._unconverted
+            self._unconverted = None
             for statement in block.statements:
                 self._statement(statement)
+            self._unconverted = unconverted
 
     def _branches(self, blocks) -> None:
         """Alternative blocks each start from the instruction the construct ran last."""
@@ -79,11 +95,18 @@ class InstructionTable:
     def _parallel_branches(self, statements) -> None:
         """Each branch runs in a context of its own: it starts from the instruction the Parallel
         ran last, a construct there is not announced (its frame shows that instruction), and
-        what a branch runs leaves the method's instruction as it was."""
+        what a branch runs leaves the method's instruction as it was. A statement branch
+        converts its Python errors in the branch's context; a construct's own code (its
+        header, Return's value) raises them out of the Parallel, into the context of the block
+        around it (around the outermost of Parallels that are each other's branches)."""
         start = self._last
+        unconverted = self._unconverted
         for statement in statements:
             self._last = start
+            converts = isinstance(statement, (ir.ExpressionStatement, ir.Assignment, ir.Fail))
+            self._unconverted = None if converts else (unconverted or start)
             self._statement(statement, announced=False)
+        self._unconverted = unconverted
         self._last = start
 
     def _statement(self, node: ir.Statement, announced: bool = True) -> None:
@@ -111,7 +134,7 @@ class InstructionTable:
                   ir.Repeat: "count", ir.Match: "value", ir.Parallel: "limit", ir.Return: "value"}.get(type(node))
         if header is not None:
             self._value(getattr(node, header))
-            self.entries[_key(node.pos)] = self._last + self.entries[_key(node.pos)][3:]
+            self.entries[_key(node.pos)] = self._entry(node.pos, self._last)
         if isinstance(node, ir.If):
             self._branches((node.then, node.otherwise))
         elif isinstance(node, (ir.While, ir.For, ir.Repeat, ir.Do)):

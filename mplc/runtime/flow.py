@@ -74,14 +74,15 @@ def _instruction(frame, position):
     return entry
 
 
-def _yaml_frame(frame, line, instruction_offset):
+def _yaml_frame(frame, line, instruction_offset, python_error=False):
     """A MuranoPL frame for YAML code: the instruction the module's table gives for the running
-    position (``resolved``), else that position itself with no instruction text."""
+    position (``resolved``; for a Python error raised there, the entry's own instruction for
+    one), else that position itself with no instruction text."""
     code = frame.f_code
     position = _position(code, instruction_offset)
     entry = _instruction(frame, position)
     if entry is not None:
-        text, line, column = entry[:3]
+        text, line, column = entry[5:8] if python_error and len(entry) > 5 else entry[:3]
         return {"instruction": text, "file": None if text is None else code.co_filename,
                 "line": line, "column": column, "method": None, "class": None}, True
     column = None if position is None or position[2] is None else position[2] + 1
@@ -89,11 +90,12 @@ def _yaml_frame(frame, line, instruction_offset):
             "method": None, "class": None}, False
 
 
-def _frames_outward(innermost_first):
+def _frames_outward(innermost_first, python_error=False):
     """MuranoPL frames, innermost first, one per running method as the reference's: the
     instruction the method runs (the innermost frame of its code that the instruction table
     knows, else its innermost YAML code location). A body still checking the arguments it was
-    given directly is no frame yet."""
+    given directly is no frame yet. ``python_error``: the stack of a Python error, which the
+    innermost method raised (a MuranoPL exception was converted in the method it came from)."""
     from mplc.runtime.executor import running_method
     result = []
     pending = None
@@ -111,7 +113,7 @@ def _frames_outward(innermost_first):
         if method is None and code in METHOD_BODY_CODES:
             continue
         if not resolved and code.co_filename.endswith(YAML_SUFFIXES):
-            candidate, resolved = _yaml_frame(frame, line, instruction_offset)
+            candidate, resolved = _yaml_frame(frame, line, instruction_offset, python_error)
             if resolved or pending is None:
                 pending = candidate
         if method is not None:
@@ -121,6 +123,7 @@ def _frames_outward(innermost_first):
                 result.append(pending)
             pending = None
             resolved = False
+            python_error = False
     else:
         return result if pending is None else result + [pending]
     return (result if pending is None else result + [pending]) + [{
@@ -173,7 +176,7 @@ def current_stack(skip=1, traceback=None):
         traceback = traceback.tb_next
     inner.reverse()
     live = [passed.get(id(entry[0]), entry) for entry in live]
-    return _native_frames(inner) + _frames_outward(inner + live)
+    return _native_frames(inner) + _frames_outward(inner + live, python_error=True)
 
 
 def _through_frozen_module(traceback) -> bool:
