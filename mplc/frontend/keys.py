@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
 
 from mplc.diagnostics import DiagnosticSink
@@ -22,7 +23,27 @@ def described(node) -> str:
     if isinstance(node, Sequence):
         return "a list"
     value = node.value if isinstance(node, Scalar) else None
-    return repr(value) if not isinstance(value, str) else f"'{value}'"
+    return f"'{value}'" if isinstance(value, str) else _as_written(value)
+
+
+def _as_written(value) -> str:
+    """A scalar that is no string in YAML's words (a key ``2001-01-01:`` is a date, ``~`` is
+    null), not Python's."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, float) and value != value:
+        return ".nan"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return ".inf" if value > 0 else "-.inf"
+    if isinstance(value, bytes):
+        return "a binary value"
+    return str(value)
 
 
 def mapping_entries(mapping: Mapping, allowed: frozenset[str], where: str,

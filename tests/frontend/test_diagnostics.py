@@ -224,3 +224,20 @@ def test_binary_file_gets_no_source_line(tmp_path):
     stream = io.StringIO()
     render(sink.diagnostics, stream)
     assert stream.getvalue() == f"{archive}:1:1: error: archive has no manifest.yaml [E-ZIP]\n"
+
+
+@pytest.mark.parametrize("key, shown", [
+    ("2001-01-01", "2001-01-01"),
+    ("2001-12-14 21:59:43.10-05:00", "2001-12-14 21:59:43.100000-05:00"),
+    ("~", "null"),
+    ("true", "true"),
+    (".inf", ".inf"),
+    ("-.inf", "-.inf"),
+    (".nan", ".nan"),
+    ("12", "12"),
+    ("!!binary aGk=", "a binary value"),
+    ("'2001-01-01'", "'2001-01-01'"),
+])
+def test_keys_that_are_no_strings_are_shown_in_yaml_words(load_source, key, shown):
+    messages = [d.message for d in load_source(f"Name: T\n{key}: 1\n").sink.diagnostics]
+    assert messages == [f"unknown key {shown} in a class is ignored"]
