@@ -985,13 +985,19 @@ def running_bodies(executor):
     """The method bodies ``executor`` is running, as (call context, values of the variables
     kept as Python locals, ``_vN``): those of the method frames (``running_method``) on the
     running green thread's stack and on every live Parallel branch's (the garbage collector's
-    roots; found when it runs, so calls register nothing)."""
+    roots; found when it runs, so calls register nothing). A body waiting for its Parallel's
+    branches has no such values: its branches write its variables through the context, and its
+    locals, read back when the Parallel ends, are stale until then."""
+    callee = None
     for frame in flow.running_frames():
         method = running_method(frame)
         if method is not None and method.declaring_type.executor is executor:
             frame_locals = frame.f_locals
+            in_parallel = callee is not None and callee.f_code is flow.parallel.__code__
             yield (bridge.as_context(frame_locals["context"]),
+                   [] if in_parallel else
                    [value for name, value in frame_locals.items() if _BODY_LOCAL.fullmatch(name)])
+        callee = frame
 
 
 _BODY_LOCAL = re.compile(r"_v\d+")
