@@ -32,6 +32,7 @@ from mplc.versioning import (DEFAULT_FORMAT_NAME, VersionError, parse_format, pa
 ZIP_FAILURES = (OSError, EOFError, ValueError, RuntimeError, NotImplementedError, zipfile.BadZipFile,
                 zlib.error, lzma.LZMAError)
 MAX_FILE_BYTES = 32 * 1024 * 1024
+ZIP_ENCRYPTED = 0x1  # general purpose flag bit 0 of a zip member
 MAX_ZIP_MEMBERS = 20000
 MAX_ZIP_BYTES = 1024 * 1024 * 1024  # what an archive may expand to: a zip bomb is refused unread
 MANIFEST_KEYS = frozenset({"Format", "Type", "FullName", "Name", "Version", "Require", "Classes",
@@ -236,13 +237,23 @@ class PackageLoader:
         for info in archive.infolist():
             if info.is_dir():
                 continue
+            member = _file_pos(os.path.join(path, info.filename))
+            if info.flag_bits & ZIP_ENCRYPTED:
+                self.sink.error("E-IO", "archive member is encrypted; mplc reads no "
+                                "password-protected archives", member)
+                intact = False
+                continue
             try:
                 with archive.open(info) as handle:
                     while handle.read(1 << 20):
                         pass
-            except ZIP_FAILURES as error:
-                self.sink.error("E-IO", f"cannot read archive member: {error or type(error).__name__}",
-                                _file_pos(os.path.join(path, info.filename)))
+            except NotImplementedError:
+                self.sink.error("E-IO", f"archive member is compressed with a method mplc cannot "
+                                f"read (zip method {info.compress_type}); use deflate", member)
+                intact = False
+            except ZIP_FAILURES:
+                self.sink.error("E-IO", "archive member is damaged: it does not unpack to the "
+                                "data its checksum and size describe", member)
                 intact = False
         return intact
 

@@ -155,6 +155,10 @@ def _garbled_resource(data, infos):
     data[info.header_offset + 30 + len(info.filename) + 2] ^= 0xFF
 
 
+def _encrypted_manifest(data, infos):
+    data[data.index(b"PK\x01\x02") + 8] |= 0x1  # the manifest's central record: encrypted
+
+
 def _expands_past_a_gigabyte(data, infos):
     record = data.index(b"PK\x01\x02")  # the manifest's central record: its uncompressed size
     data[record + 24:record + 28] = (0xFFFFFFF0).to_bytes(4, "little")
@@ -163,16 +167,23 @@ def _expands_past_a_gigabyte(data, infos):
 @pytest.mark.parametrize("damage, expected", [
     (_needs_version_9_5, [("E-ZIP", "x.zip")]),
     (_expands_past_a_gigabyte, [("E-ZIP", "x.zip")]),
-    (_unknown_method, [("E-IO", "x.zip/manifest.yaml")]),
-    (_garbled_resource, [("E-IO", "x.zip/Resources/r.txt")]),
+    (_unknown_method, [("E-IO", "x.zip/manifest.yaml", "archive member is compressed with a method "
+                                                        "mplc cannot read (zip method 99); use deflate")]),
+    (_garbled_resource, [("E-IO", "x.zip/Resources/r.txt", "archive member is damaged: it does not "
+                                                           "unpack to the data its checksum and size describe")]),
+    (_encrypted_manifest, [("E-IO", "x.zip/manifest.yaml", "archive member is encrypted; mplc reads no "
+                                                           "password-protected archives")]),
 ])
 def test_damaged_zip_is_a_diagnostic(tmp_path, damage, expected):
     """zipfile's every failure on a damaged archive (a version or method it does not support,
-    a garbled stream in a member nobody parses) is a diagnostic; the package is not loaded."""
+    a garbled stream in a member nobody parses, a password) is a diagnostic naming the member
+    in the user's terms; the package is not loaded."""
     data, infos = _library_zip()
     damage(data, infos)
     archive = tmp_path / "x.zip"
     archive.write_bytes(bytes(data))
     sink = DiagnosticSink()
     assert load_packages([str(archive)], sink) == []
-    assert [(d.code, os.path.relpath(d.pos.file, tmp_path)) for d in sink.diagnostics] == expected
+    found = [(d.code, os.path.relpath(d.pos.file, tmp_path), d.message) for d in sink.diagnostics]
+    assert [item[:len(wanted)] for item, wanted in zip(found, expected)] == expected
+    assert len(found) == len(expected)
