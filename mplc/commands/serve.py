@@ -58,7 +58,7 @@ class FormsService:
         def find(forms: FormsGenerator):
             declared = forms.find(class_name, query.get("classVersion"), query.get("packageName"))
             if method not in forms.model_builders(declared):
-                raise SchemaError(f"class {class_name} has no model builder {method!r}",
+                raise SchemaError(f"class {class_name} has no model builder '{method}'",
                                   "NoMethodFound")
             return declared.package.manifest
         manifest = self._call(find)
@@ -130,8 +130,7 @@ class FormsHandler(BaseHTTPRequestHandler):
             raise _no_route(self.path)
         arguments = self._json_body()
         if not isinstance(arguments, dict):
-            raise HttpError(HTTPStatus.BAD_REQUEST, "BadRequest",
-                            "the body must be a JSON object of keyword arguments")
+            raise _bad_request("the body must be a JSON object of keyword arguments")
         return self.service.run_builder(path[1], path[2], query, arguments)
 
     def _json_body(self) -> Any:
@@ -142,17 +141,12 @@ class FormsHandler(BaseHTTPRequestHandler):
         if length_text is None:
             raise HttpError(HTTPStatus.LENGTH_REQUIRED, "LengthRequired", "Content-Length is required")
         if not length_text.strip().isdigit():
-            raise HttpError(HTTPStatus.BAD_REQUEST, "BadRequest", "Content-Length is not a number")
+            raise _bad_request("Content-Length is not a number")
         length = int(length_text)
         if length > MAX_BODY:
             raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "RequestTooLarge",
                             f"the body is larger than {MAX_BODY} bytes")
-        body = self.rfile.read(length)
-        try:
-            return json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as error:
-            raise HttpError(HTTPStatus.BAD_REQUEST, "BadRequest",
-                            f"the body is not JSON: {error}") from None
+        return _json(self.rfile.read(length))
 
     def _answer(self, route) -> None:
         try:
@@ -178,20 +172,54 @@ class FormsHandler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def send_error(self, code, message=None, explain=None) -> None:
-        """http.server's own errors (bad request line, headers too long) as JSON too."""
+        """http.server's own errors (bad request line, headers too long) as JSON too, said in
+        HTTP's terms (http.server's messages quote the request line as a Python repr)."""
         self.close_connection = True
         if self.request_version == "HTTP/0.9":  # unparsable request line: answer with headers
             self.request_version = "HTTP/1.0"
-        self._send(HTTPStatus(code), _error(HTTPStatus(code).phrase.replace(" ", ""),
-                                            message or HTTPStatus(code).description))
+        status = HTTPStatus(code)
+        self._send(status, _error(status.phrase.replace(" ", ""),
+                                  _SERVER_ERROR_MESSAGES.get(status, status.description)))
 
     def log_message(self, format, *args) -> None:
         pass
 
 
+_SERVER_ERROR_MESSAGES = {
+    HTTPStatus.BAD_REQUEST: "the request line is not HTTP; expected a method, a path and "
+                            "HTTP/1.0 or HTTP/1.1, as in GET /schemas/{className} HTTP/1.1",
+    HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE: "the request has too many header lines or one "
+                                                "longer than 65536 bytes",
+    HTTPStatus.REQUEST_URI_TOO_LONG: "the request line is longer than 65536 bytes",
+}
+
+
+def _json(body: bytes) -> Any:
+    """A request body as JSON, or a 400 saying what is wrong with it in JSON's terms."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _bad_request(f"the body is not UTF-8 text (byte {error.start + 1} is no UTF-8)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _bad_request(f"the body is not JSON: {error.msg.lower()} at line {error.lineno}, "
+                           f"column {error.colno}") from None
+    except RecursionError:
+        raise _bad_request("the body is not JSON this service reads: it nests lists and "
+                           "objects too deeply") from None
+    except ValueError:
+        raise _bad_request(f"the body is not JSON this service reads: a number has more than "
+                           f"{sys.get_int_max_str_digits()} digits") from None
+
+
+def _bad_request(message: str) -> HttpError:
+    return HttpError(HTTPStatus.BAD_REQUEST, "BadRequest", message)
+
+
 def _no_route(path: str) -> HttpError:
     return HttpError(HTTPStatus.NOT_FOUND, "NotFound",
-                     f"no such resource {path!r}; use GET /schemas/{{className}}[/{{methods}}] "
+                     f"no such resource {path}; use GET /schemas/{{className}}[/{{methods}}] "
                      f"or POST /actions/{{className}}/{{method}}")
 
 

@@ -160,3 +160,30 @@ def test_the_command_listens_and_answers(tmp_path, forms):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"{", "the body is not JSON: expecting property name enclosed in double quotes at line 1, column 2"),
+    (b'{"a": 1,\n}', "the body is not JSON: expecting property name enclosed in double quotes at line 2, column 1"),
+    (b"\xff\xfe", "the body is not UTF-8 text (byte 1 is no UTF-8)"),
+    (b'{"a": "\xc3"}', "the body is not UTF-8 text (byte 8 is no UTF-8)"),
+    (b"[" * 100000, "the body is not JSON this service reads: it nests lists and objects too deeply"),
+    (b'{"a": ' + b"1" * 5000 + b"}", "the body is not JSON this service reads: a number has more "
+                                     "than 4300 digits"),
+    (b"[1]", "the body must be a JSON object of keyword arguments"),
+])
+def test_bad_bodies_are_said_in_json_terms(address, body, message):
+    assert request(address, "POST", f"/actions/{SERVER}/withPort", body) == (
+        400, {"error": {"type": "BadRequest", "message": message}})
+
+
+@pytest.mark.parametrize("data, status_line, message", [
+    (b"NOT HTTP AT ALL\r\n\r\n", b"HTTP/1.0 400 Bad Request", "the request line is not HTTP"),
+    (b"GET / HTTP/1.1\xe9\r\n\r\n", b"HTTP/1.0 400 Bad Request", "the request line is not HTTP"),
+    (b"GET / HTTP/1.1\r\n" + b"X: y\r\n" * 101 + b"\r\n", b"HTTP/1.0 431 Request Header Fields Too Large",
+     "the request has too many header lines"),
+])
+def test_bad_request_lines_are_said_in_http_terms(address, data, status_line, message):
+    answered, body = raw_request(address, data)
+    assert (answered, body["error"]["message"][:len(message)]) == (status_line, message)
+    assert "(" not in body["error"]["message"].split(";")[0]
