@@ -103,6 +103,7 @@ class FormsService:
 class FormsHandler(BaseHTTPRequestHandler):
     server_version = "mplc-serve"
     service: FormsService  # set on the subclass made per server
+    target = ""  # the request's path and query, decoded as UTF-8
 
     def do_GET(self) -> None:
         self._answer(self._get)
@@ -121,13 +122,13 @@ class FormsHandler(BaseHTTPRequestHandler):
 
     def _get(self, path: list[str], query: dict[str, str]) -> Any:
         if len(path) not in (2, 3) or path[0] != "schemas" or not path[1]:
-            raise _no_route(self.path)
+            raise _no_route(self.target)
         methods = [name.strip() for name in path[2].split(",")] if len(path) == 3 else []
         return self.service.schemas(path[1], methods, query)
 
     def _post(self, path: list[str], query: dict[str, str]) -> Any:
         if len(path) != 3 or path[0] != "actions" or not path[1] or not path[2]:
-            raise _no_route(self.path)
+            raise _no_route(self.target)
         arguments = self._json_body()
         if not isinstance(arguments, dict):
             raise _bad_request("the body must be a JSON object of keyword arguments")
@@ -150,10 +151,15 @@ class FormsHandler(BaseHTTPRequestHandler):
 
     def _answer(self, route) -> None:
         try:
-            parts = urlsplit(self.path)
-            path = [unquote(segment) for segment in parts.path.strip("/").split("/")]
-            query = {key: values[-1] for key, values in
-                     parse_qs(parts.query, keep_blank_values=True).items()}
+            self.target = _request_target(self.path)
+            parts = urlsplit(self.target)
+            try:
+                path = [unquote(segment, errors="strict") for segment in parts.path.strip("/").split("/")]
+                query = {key: values[-1] for key, values in
+                         parse_qs(parts.query, keep_blank_values=True, errors="strict").items()}
+            except UnicodeDecodeError:
+                raise _bad_request("the request path or query percent-encodes bytes that are no "
+                                   "UTF-8 text") from None
             status, body = HTTPStatus.OK, route(path, query)
         except HttpError as error:
             status, body = error.status, _error(error.error_type, str(error))
@@ -192,6 +198,15 @@ _SERVER_ERROR_MESSAGES = {
                                                 "longer than 65536 bytes",
     HTTPStatus.REQUEST_URI_TOO_LONG: "the request line is longer than 65536 bytes",
 }
+
+
+def _request_target(path: str) -> str:
+    """The request path as browsers send it, UTF-8 (http.server read the request line as
+    latin-1, which turns every byte into one character)."""
+    try:
+        return path.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        raise _bad_request("the request path is not UTF-8 text") from None
 
 
 def _json(body: bytes) -> Any:

@@ -187,3 +187,19 @@ def test_bad_request_lines_are_said_in_http_terms(address, data, status_line, me
     answered, body = raw_request(address, data)
     assert (answered, body["error"]["message"][:len(message)]) == (status_line, message)
     assert "(" not in body["error"]["message"].split(";")[0]
+
+
+@pytest.mark.parametrize("target, status, message", [
+    ("/caf\u00e9".encode(), 404, "no such resource /caf\u00e9;"),
+    (b"/caf%C3%A9", 404, "no such resource /caf%C3%A9;"),
+    ("/caf\u00e9?x=\u00e9".encode(), 404, "no such resource /caf\u00e9?x=\u00e9;"),
+    (b"/schemas/forms.app.S%C3%A9rver", 404, "forms.app.S\u00e9rver"),
+    ("/schemas/forms.app.S\u00e9rver".encode(), 404, "forms.app.S\u00e9rver"),
+    (b"/caf\xe9", 400, "the request path is not UTF-8 text"),
+    (b"/caf%E9", 400, "the request path or query percent-encodes bytes that are no UTF-8 text"),
+    (b"/schemas/x?packageName=%ff", 400, "the request path or query percent-encodes bytes"),
+])
+def test_paths_are_utf8(address, target, status, message):
+    status_line, body = raw_request(address, b"GET " + target + b" HTTP/1.0\r\n\r\n")
+    assert int(status_line.split()[1]) == status
+    assert message in body["error"]["message"], body
