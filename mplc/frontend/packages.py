@@ -170,6 +170,9 @@ class PackageLoader:
             self.sink.error("E-PATH", problem, _file_pos(path))
             return []
         if os.path.exists(os.path.join(path, BUILD_MARKER)):
+            self.sink.warning("W-COMPILED-INPUT", "this is compiled output (mplc compile wrote it), "
+                              "not a source package: it is not read; give the package's sources",
+                              _file_pos(path))
             return []
         manifest = os.path.join(path, "manifest.yaml")
         if os.path.lexists(manifest) and not os.path.isfile(manifest):

@@ -76,3 +76,21 @@ def test_compile_into_the_package_path_itself_is_a_usage_error(output, tmp_path,
     assert capsys.readouterr().err == (f"mplc compile: error: -o {output} is the package path {package}: compiled "
                                        "packages would be mixed into their sources (choose another directory)\n")
     assert sorted(os.listdir(package)) == sorted(os.listdir(HELLO))
+
+
+@pytest.mark.parametrize("command, given", [("compile", "{out}"), ("compile", "{package}"),
+                                            ("check", "{package}")])
+def test_compiled_output_given_as_sources_is_a_warning(command, given, tmp_path, capsys):
+    """Compiled output is never read as sources: saying so keeps exit 0 with nothing written
+    from being mistaken for success."""
+    out = tmp_path / "out"
+    assert main(["compile", HELLO, "-o", str(out)]) == 0
+    [package] = os.listdir(out)
+    capsys.readouterr()
+    path = given.format(out=out, package=out / package)
+    argv = [command, path] + (["-o", str(tmp_path / "again")] if command == "compile" else [])
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"{out / package}:1:1: warning: this is compiled output (mplc compile wrote it), not a source " \
+           "package: it is not read; give the package's sources [W-COMPILED-INPUT]\n" in err
+    assert not os.path.exists(tmp_path / "again")
