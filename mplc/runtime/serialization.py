@@ -827,55 +827,66 @@ def model_objects(root):
 def finish_run(executor) -> int:
     """The end of a run: destroy every object the model no longer keeps (``model_objects``),
     then forget static property values (the next run starts from their Defaults)."""
-    count = _destroy_all_but(executor, model_objects(executor.root), at_end=True)
+    count, _ = _destroy_all_but(executor, model_objects(executor.root), at_end=True)
     executor.static_values.clear()
     return count
 
 
 def collect_garbage(executor) -> int:
-    """Destroy objects nothing reachable refers to."""
-    return _destroy_all_but(executor, reachable(executor))
+    """Destroy objects nothing reachable refers to, again while a pass ran MuranoPL code
+    (``.destroy`` methods, destruction handlers, Parallel branches running meanwhile), as the
+    reference's collection repeats while it destroys: what that code let go of goes in the
+    same collection."""
+    count = 0
+    while True:
+        destroyed, ran_code = _destroy_all_but(executor, reachable(executor))
+        count += destroyed
+        if not ran_code:
+            return count
 
 
-def _destroy_all_but(executor, alive, at_end=False) -> int:
+def _destroy_all_but(executor, alive, at_end=False) -> tuple[int, bool]:
     """Destroy the objects not in ``alive``: destruction handlers of subscribers run first
     (publishers earliest), then every ``.destroy`` (own class first, then ancestors), objects
     owned by doomed objects before their owners; errors in them are muted, as in the
     reference. A collection marks each group destroyed once the group's ``.destroy`` methods
     have run; the end of a run (``at_end``) marks them all only after every one has run, as the
     reference's finalisation does (a doomed object's ``.destroy`` may still call another doomed
-    object, such as a client it made in ``.init``)."""
+    object, such as a client it made in ``.init``). Returns how many it destroyed and whether
+    MuranoPL code could run meanwhile."""
     doomed = [obj for obj in executor.objects.values() if obj not in alive and not obj.destroyed]
     for obj in doomed:
         obj.doomed = True
     groups = destruction_order(doomed)
+    ran_code = False
     for group in groups:
-        _each(executor, group, _signal_subscribers, _has_destruction_handlers)
+        ran_code |= _each(executor, group, _signal_subscribers, _has_destruction_handlers)
     for group in reversed(groups):
-        _each(executor, group, _destroy, destroy_methods)
+        ran_code |= _each(executor, group, _destroy, destroy_methods)
         if not at_end:
             for obj in group:
                 _mark_destroyed(executor, obj)
     if at_end:
         for obj in doomed:
             _mark_destroyed(executor, obj)
-    return len(doomed)
+    return len(doomed), ran_code
 
 
-def _each(executor, group, action, has_work):
+def _each(executor, group, action, has_work) -> bool:
     """``action(executor, obj)`` for every object of a destruction group; for several, as green
     threads, as the reference's parallel_select runs them: other green threads (Parallel
     branches) run meanwhile. While no Parallel runs there are no other green threads to run
     meanwhile, so the objects ``has_work`` says the action does nothing for (most objects of a
-    big collection: no handlers, no ``.destroy``) get no green thread of their own."""
+    big collection: no handlers, no ``.destroy``) get no green thread of their own. Returns
+    whether MuranoPL code could run meanwhile."""
+    others_run = bool(flow.running_parallels)
+    if not others_run:
+        group = [obj for obj in group if has_work(obj)]
     if len(group) == 1:
         action(executor, group[0])
-        return
-    if not flow.running_parallels:
-        group = [obj for obj in group if has_work(obj)]
-        if not group:
-            return
-    flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+    elif group:
+        flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+    return others_run or bool(group)
 
 
 def _has_destruction_handlers(obj) -> bool:
