@@ -286,8 +286,12 @@ def read_documents(data: bytes, path: str, sink: DiagnosticSink) -> list[Node] |
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = " ".join(part for part in (error.context, error.problem) if part)
-        sink.error("E-YAML", f"YAML syntax: {message}", Pos(path, line, column, line, column + 1))
+        pos = Pos(path, line, column, line, column + 1)
+        if "nesting depth" in (error.problem or ""):  # libyaml's own limit (PyYAML >= 6.0.4 wheels)
+            sink.error("E-YAML-DEPTH", f"YAML nesting deeper than {MAX_DEPTH} levels", pos)
+        else:
+            message = " ".join(part for part in (error.context, error.problem) if part)
+            sink.error("E-YAML", f"YAML syntax: {message}", pos)
     except yaml.YAMLError as error:
         sink.error("E-YAML", f"YAML syntax: {error}", Pos(path, 1, 1, 1, 1))
     return None
