@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from mplc import ir
 from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bits, is_int_expression, normal_variable_name
-from mplc.codegen.module import (MATERIALIZED, BodyLocals, LazyCallContext, LoopValues, caller_token, fast_attribute,
-                                 load, store)
+from mplc.codegen.expressions import (MATERIALIZED, BodyLocals, LazyCallContext, LoopValues, caller_token, fast_attribute,
+                                      load, store)
 from mplc.pyast import PyAst
 
 FINAL = "_mplc_final"
@@ -27,7 +27,7 @@ FINAL = "_mplc_final"
 docs/compiled-modules.md)."""
 
 if TYPE_CHECKING:
-    from mplc.codegen.module import ModuleBuilder
+    from mplc.codegen.expressions import ModuleBuilder
 
 BINARY_HELPERS = {
     "#operator_+": "add",

@@ -12,9 +12,9 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 
 from mplc import ir
 from mplc.codegen.int_variables import normal_variable_name
-from mplc.codegen.module import (MATERIALIZED, RUNTIME, VARIABLES, BodyLocals, LazyCallContext, ModuleBuilder,
-                                 constant, fast_attribute, function_def, load, runtime_attribute, runtime_call,
-                                 store)
+from mplc.codegen.expressions import (MATERIALIZED, RUNTIME, VARIABLES, BodyLocals, LazyCallContext, ModuleBuilder,
+                                      constant, fast_attribute, function_def, load, runtime_attribute, runtime_call,
+                                      store)
 from mplc.pyast import PyAst
 
 
