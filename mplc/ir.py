@@ -14,7 +14,7 @@ namespaces at compile time.
 from __future__ import annotations
 
 import dataclasses
-import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Union
 
@@ -46,19 +46,28 @@ class Node:
         """The nodes this node's fields hold, in field order (tuples, and tuples of pairs,
         flattened; positions and plain data skipped)."""
         found: list[Node] = []
-        for name in _child_fields(type(self)):
-            _collect_nodes(getattr(self, name), found)
+        pending = [getattr(self, name) for name in _child_fields(type(self))]
+        while pending:
+            item = pending.pop()
+            if type(item) is tuple:
+                pending.extend(reversed(item))
+            elif isinstance(item, Node):
+                found.append(item)
         return found
 
     def walk(self) -> Iterator["Node"]:
         """This node and every node under it, each before its children, in field order."""
-        pending: list[Node] = [self]
+        pending: list[Any] = [self]
+        pop, push = pending.pop, pending.append
         while pending:
-            node = pending.pop()
-            yield node
-            children = node.children()
-            children.reverse()
-            pending.extend(children)
+            item = pop()
+            if type(item) is tuple:
+                pending.extend(reversed(item))
+            elif isinstance(item, Node):
+                yield item
+                names = _CHILD_FIELDS.get(type(item))
+                for name in _child_fields(type(item)) if names is None else names:
+                    push(getattr(item, name))
 
     def relocated(self, move: Callable[[Pos], Pos]) -> "Node":
         """A copy of this node with every position in it passed through ``move``."""
@@ -66,9 +75,20 @@ class Node:
                                             for item in dataclasses.fields(self)})
 
 
-@functools.cache
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Node class -> its fields that may hold nodes, last first (``walk`` pushes them on a stack)."""
+
+_PLAIN_ANNOTATION = re.compile(r"(?:[^A-Za-z_]|\b(?:Any|Pos|None)\b|\b[a-z]\w*)*")
+
+
 def _child_fields(node_type: type) -> tuple[str, ...]:
-    return tuple(item.name for item in dataclasses.fields(node_type) if item.name != "pos")
+    """Fields whose annotation names a node type: not ``pos`` and not plain data (``str``,
+    ``tuple[str, ...]``, ``Any``, ``Pos | None``), last first."""
+    names = _CHILD_FIELDS.get(node_type)
+    if names is None:
+        names = _CHILD_FIELDS[node_type] = tuple(reversed([
+            item.name for item in dataclasses.fields(node_type) if not _PLAIN_ANNOTATION.fullmatch(str(item.type))]))
+    return names
 
 
 def _relocated(value: Any, move: Callable[[Pos], Pos]) -> Any:
@@ -79,14 +99,6 @@ def _relocated(value: Any, move: Callable[[Pos], Pos]) -> Any:
     if type(value) is tuple:
         return tuple(_relocated(item, move) for item in value)
     return value
-
-
-def _collect_nodes(value: Any, found: list[Node]) -> None:
-    if isinstance(value, Node):
-        found.append(value)
-    elif type(value) is tuple:
-        for item in value:
-            _collect_nodes(item, found)
 
 
 # ---------------------------------------------------------------------------------------------
