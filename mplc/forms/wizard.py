@@ -194,6 +194,11 @@ class Session:
                 return Form(spec, self)
         raise AnswersError(f"no form named {name!r}")
 
+    def views(self) -> list[dict]:
+        """Every form as its page shows it before anything is answered (name, fields with
+        widget, label, description, help text, required, rendered value, choices)."""
+        return [Form(spec, self).view() for spec in self.form_specs]
+
     def check_answers(self, answers) -> None:
         if not isinstance(answers, dict):
             raise AnswersError("answers must be a JSON object {formName: {fieldName: value}}")
@@ -273,7 +278,9 @@ class Session:
     def resource_usages(self, forms: list[Form]) -> dict:
         usages: dict = defaultdict(dict)
         for form in forms:
-            region = form.spec.region or self.cloud.region
+            # a form's region never reaches the dashboard's form (it is passed on as the form's
+            # step title): every step counts in the user's region
+            region = self.cloud.region
             step = {"ram": 0, "vcpus": 0, "instances": 0}
             if "flavor" in form.cleaned_data:
                 flavor = next((flavor for flavor in self.cloud.flavors

@@ -21,6 +21,9 @@ import pytest
 import yaml
 
 from mplc.cli import main
+from mplc.diagnostics import DiagnosticSink
+from mplc.forms import Session
+from mplc.frontend.ui import read_ui_definition
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -135,3 +138,37 @@ def test_unknown_names_are_usage_errors(tmp_path, capsys, answers, message):
                         answers)
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_invalid_definition_gets_diagnostics(tmp_path, capsys):
+    package = tmp_path / "pkg"
+    (package / "UI").mkdir(parents=True)
+    (package / "manifest.yaml").write_text(
+        "Format: 1.3\nType: Application\nFullName: com.example.Bad\nClasses: {}\n")
+    (package / "UI" / "ui.yaml").write_text(
+        "Version: 2.2\nApplication:\n  ?: {type: com.example.Bad}\nForms:\n  - f:\n"
+        "      fields:\n        - {name: n, type: integer, maxLength: 2}\n")
+    answers = tmp_path / "answers.json"
+    answers.write_text("{}")
+    assert main(["model", "--path", str(package), "com.example.Bad", "--answers",
+                 str(answers)]) == 1
+    error = capsys.readouterr().err
+    assert f"{package / 'UI' / 'ui.yaml'}:7:36: error: field 'n' (integer) has no attribute " \
+           "'maxLength'" in error
+    assert "[E-UI-ATTRIBUTE]" in error
+
+
+def test_views_show_what_the_page_renders():
+    with open(os.path.join(GOLDEN, "database", "UI", "ui.yaml"), "rb") as handle:
+        definition = read_ui_definition(handle.read(), "ui.yaml", DiagnosticSink())
+    views = Session(definition, "com.example.golden.Database").views()
+    assert [view["name"] for view in views] == ["initDatabaseConfiguration",
+                                                "instanceConfiguration", "workflowManagement"]
+    fields = {field["name"]: field for field in views[0]["fields"]}
+    assert fields["title"]["widget"] == "hidden"
+    assert (fields["password"]["widget"], fields["password-clone"]["label"]) == \
+        ("password", "Confirm password")
+    flavor = views[1]["fields"][0]
+    assert (flavor["widget"], flavor["value"]) == ("select", "3")  # the default cloud's m1.medium
+    assert flavor["choices"] == [("4", "m1.large", True), ("3", "m1.medium", True)]
+    assert views[2]["fields"][0]["value"] == "Database"
