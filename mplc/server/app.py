@@ -33,8 +33,8 @@ from mplc.server.service import (ApiError, ServeService, error_body, json_respon
                                  schema_error)
 
 _ROUTES_HINT = ("use GET /v1/schemas/{className}[/{methodNames}], POST /v1/actions, "
-                "GET /schemas/{className}[/{methods}], POST /actions/{className}/{method} "
-                "or GET /forms/{className}")
+                "GET /schemas/{className}[/{methods}], POST /actions/{className}/{method}, "
+                "GET /forms/{className} or GET /ui/{packageFqn}")
 
 
 def _query(request: Request) -> dict[str, str]:
@@ -191,6 +191,8 @@ def create_app(service: ServeService) -> Starlette:
         route("/actions/{class_name}/{method}", _model_builder, "POST"),
         Route("/forms/{class_name}", _page(pages.class_form, service), methods=["GET"]),
         Route("/forms/{class_name}", _page(pages.submit_class_form, service), methods=["POST"]),
+        Route("/ui/{package_fqn}", _page(pages.ui_form, service), methods=["GET"]),
+        Route("/ui/{package_fqn}", _page(pages.submit_ui_form, service), methods=["POST"]),
     ]
     return Starlette(routes=routes, middleware=[Middleware(Utf8Targets)],
                      exception_handlers={HTTPException: _http_error, Exception: _internal_error})

@@ -1,5 +1,7 @@
 """HTML pages of ``mplc serve``: ``GET /forms/{className}`` renders the class's form (from its
-json-schema), ``POST /forms/{className}`` reads the answers back into an object model.
+json-schema), ``POST /forms/{className}`` reads the answers back into an object model;
+``GET /ui/{packageFqn}`` renders the package's dynamic UI (every form of its wizard on one page),
+``POST /ui/{packageFqn}`` answers the object model murano-dashboard would send (mplc.forms).
 
 The answer to a submission is an HTML page with the model (or, for ``Accept:
 application/json``, the model itself); answers that fail validation get the form again, 422,
@@ -16,8 +18,11 @@ import jinja2
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
+from yaql.language import exceptions as yaql_exceptions
 
 from mplc.contracts.forms import SchemaError
+from mplc.forms import (AnswersError, Cloud, DashboardFailure, EncryptionUnavailable, Session,
+                        ValidationFailed)
 from mplc.server import forms_page
 from mplc.server.service import ApiError, ServeService, json_response, read_body
 
@@ -88,8 +93,7 @@ async def class_form(request: Request, service: ServeService) -> Response:
                                        _query(request))
     except ApiError as error:
         return _error_page(request, error)
-    return form.render(str(request.url.path) + (f"?{request.url.query}" if request.url.query else ""),
-                       {}, {})
+    return form.render(_action(request), {}, {})
 
 
 async def submit_class_form(request: Request, service: ServeService) -> Response:
@@ -104,10 +108,132 @@ async def submit_class_form(request: Request, service: ServeService) -> Response
     if answers.errors:
         if _wants_json(request):
             return json_response(422, {"error": {"type": "ValidationError", "fields": answers.errors}})
-        action = str(request.url.path) + (f"?{request.url.query}" if request.url.query else "")
-        return form.render(action, fields, answers.errors, status=422)
+        return form.render(_action(request), fields, answers.errors, status=422)
     if _wants_json(request):
         return json_response(200, answers.model)
     return _page("result.html", title=form.schema.get("title") or form.class_name,
                  model_json=json.dumps(answers.model, indent=2, ensure_ascii=False),
+                 back=str(request.url.path))
+
+
+# --- the package's dynamic UI (UI/ui.yaml), as murano-dashboard's wizard ------------------
+
+_DASHBOARD_ERRORS = (DashboardFailure, EncryptionUnavailable, yaql_exceptions.YaqlException,
+                     TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError)
+_INPUT_KINDS = {"integer": "integer", "boolean": "boolean"}
+
+
+def class_ancestors(packages) -> dict[str, set[str]]:
+    """Every class of the packages with all the classes it inherits (what an application
+    field's choices match against)."""
+    parents = {cls.name: {ref.full_name for ref in cls.extends}
+               for package in packages for cls in package.classes}
+    found: dict[str, set[str]] = {}
+    for name in parents:
+        seen: set[str] = set()
+        stack = list(parents[name])
+        while stack:
+            parent = stack.pop()
+            if parent not in seen:
+                seen.add(parent)
+                stack.extend(parents.get(parent, ()))
+        found[name] = seen
+    return found
+
+
+class UiWizard:
+    """One run of a package's dynamic UI: its forms' fields as the first page shows them."""
+
+    def __init__(self, service: ServeService, package_fqn: str):
+        package = next((package for package in service.packages
+                        if package.manifest.full_name == package_fqn), None)
+        if package is None:
+            raise ApiError(404, "NoPackageFound", f"package {package_fqn} not found")
+        if package.ui_definition is None:
+            raise ApiError(404, "NoUiDefinition", f"package {package_fqn} has no UI definition "
+                                                  "(UI/ui.yaml or the manifest's UI)")
+        self.package = package
+        self.ancestors = class_ancestors(service.packages)
+        self.forms = self.session().views()
+        for form in self.forms:
+            for view in form["fields"]:
+                view["id"] = f"u-{form['name']}-{view['name']}"
+                view["input_name"] = f"{form['name']}.{view['name']}"
+                view["kind"] = _INPUT_KINDS.get(view["type"], "choice" if view["widget"] == "select"
+                                                else "text")
+                view["pattern"] = _browser_pattern(view.get("regexpValidator"))
+
+    def session(self) -> Session:
+        manifest = self.package.manifest
+        return Session(self.package.ui_definition, manifest.full_name, manifest.name,
+                       Cloud.default(), class_ancestors=self.ancestors)
+
+    def answers(self, posted: dict[str, str]) -> dict[str, dict[str, Any]]:
+        """The posted page as answers ``{form: {field: value}}``: what was sent, a checkbox as
+        a boolean; hidden fields post what the page holds."""
+        found: dict[str, dict[str, Any]] = {}
+        for form in self.forms:
+            for view in form["fields"]:
+                if view["widget"] == "hidden":
+                    continue
+                if view["widget"] == "checkbox":
+                    value = view["input_name"] in posted
+                elif view["input_name"] in posted:
+                    value = posted[view["input_name"]]
+                else:
+                    continue
+                found.setdefault(form["name"], {})[view["name"]] = value
+        return found
+
+    def render(self, action: str, values: dict[str, str], errors: dict[str, list[str]],
+               status: int = 200) -> HTMLResponse:
+        manifest = self.package.manifest
+        return _page("ui.html", status, title=manifest.name or manifest.full_name,
+                     description=getattr(manifest, "description", None), forms=self.forms,
+                     values=values, errors=errors, action=action, submit="Make the object model")
+
+
+def _browser_pattern(regexp: Any) -> str | None:
+    """A regexpValidator the browser can check too (``/pattern/flags`` is left to the server)."""
+    if not isinstance(regexp, str) or (regexp.startswith("/") and regexp.rfind("/") > 0):
+        return None
+    return regexp
+
+
+def _action(request: Request) -> str:
+    return str(request.url.path) + (f"?{request.url.query}" if request.url.query else "")
+
+
+async def ui_form(request: Request, service: ServeService) -> Response:
+    try:
+        wizard = await run_in_threadpool(UiWizard, service, request.path_params["package_fqn"])
+    except ApiError as error:
+        return _error_page(request, error)
+    except _DASHBOARD_ERRORS as error:
+        return _error_page(request, ApiError(422, type(error).__name__, str(error)))
+    return wizard.render(_action(request), {}, {})
+
+
+async def submit_ui_form(request: Request, service: ServeService) -> Response:
+    try:
+        wizard = await run_in_threadpool(UiWizard, service, request.path_params["package_fqn"])
+        posted = _form_fields(await read_body(request, service))
+    except ApiError as error:
+        return _error_page(request, error)
+    except _DASHBOARD_ERRORS as error:
+        return _error_page(request, ApiError(422, type(error).__name__, str(error)))
+    try:
+        model = await run_in_threadpool(wizard.session().model, wizard.answers(posted))
+    except ValidationFailed as failure:
+        if _wants_json(request):
+            return json_response(422, failure.document())
+        errors = {(f"{failure.form}.{name}" if name != "__all__" else failure.form): messages
+                  for name, messages in failure.fields.items()}
+        return wizard.render(_action(request), posted, errors, status=422)
+    except (AnswersError, *_DASHBOARD_ERRORS) as error:
+        return _error_page(request, ApiError(422, type(error).__name__, str(error)))
+    if _wants_json(request):
+        return json_response(200, model)
+    return _page("result.html", title=wizard.package.manifest.name or wizard.package.manifest.full_name,
+                 model_json=json.dumps(model, indent=2, ensure_ascii=False, default=str),
                  back=str(request.url.path))

@@ -7,7 +7,7 @@ import pytest
 
 from mplc.commands.schema import load_forms
 from mplc.diagnostics import DiagnosticSink
-from schema_harness import PACKAGE_PATHS, SERVE_APP, ServeProcess
+from schema_harness import HELLO, PACKAGE_PATHS, SERVE_APP, ServeProcess
 
 
 
@@ -23,7 +23,7 @@ def forms():
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """One ``mplc serve`` for the session: short limits, so the tests of them are quick."""
-    serve = ServeProcess([*PACKAGE_PATHS, SERVE_APP, "--timeout", "3", "--workers", "2",
+    serve = ServeProcess([*PACKAGE_PATHS, SERVE_APP, HELLO, "--timeout", "3", "--workers", "2",
                           "--idle-timeout", "2", "--body-timeout", "2"],
                          str(tmp_path_factory.mktemp("cache")))
     yield serve

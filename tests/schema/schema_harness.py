@@ -19,6 +19,7 @@ import jsonschema
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "schema")
 PACKAGE_PATHS = [os.path.join(DATA, "forms.library"), os.path.join(DATA, "forms.app")]
 SERVE_APP = os.path.join(os.path.dirname(__file__), "..", "data", "serve", "serve.app")
+HELLO = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "hello")
 SERVER = "forms.app.Server"
 ACTIONS = "serve.app.Actions"
 

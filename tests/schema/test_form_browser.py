@@ -22,6 +22,7 @@ from selenium import webdriver  # noqa: E402 (only where there is a browser to d
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
@@ -61,6 +62,20 @@ def fill(browser, values):
         control.send_keys(text)
 
 
+def submit_without_the_pages_script(browser):
+    """``form.submit()`` (which skips the page's submit handler), then wait for the answer."""
+    browser.execute_script(
+        "setTimeout(function () { document.querySelector('form[data-schema-form]').submit(); }, 0)")
+    WebDriverWait(browser, 60).until(
+        lambda driver: driver.find_elements(By.ID, "error-summary"))
+
+
+def answered_model(browser) -> str:
+    """The model page's JSON, once the submission's answer has arrived."""
+    return WebDriverWait(browser, 60).until(
+        lambda driver: driver.find_elements(By.ID, "model"))[0].text
+
+
 def strip_ids(model):
     if isinstance(model, dict):
         return {key: ({"type": value["type"]} if key == "?" else strip_ids(value))
@@ -87,7 +102,7 @@ def test_fill_validate_and_submit_a_form(browser, base_url, tmp_path):
 
     fill(browser, {"port": "8080", "disk.size": "20"})
     field(browser, "disk.size").send_keys(Keys.ENTER)  # submitted from the keyboard
-    model = json.loads(browser.find_element(By.ID, "model").text)
+    model = json.loads(answered_model(browser))
     browser.save_screenshot(str(tmp_path / "model.png"))
     assert strip_ids(model) == {"?": {"type": SERVER}, "name": "web", "flavor": "m1.small",
                                 "port": 8080, "disk": {"?": {"type": "forms.library.Disk"},
@@ -100,7 +115,7 @@ def test_the_servers_messages_stand_next_to_their_fields(browser, base_url, tmp_
     browser.get(f"{base_url}/forms/forms.app.Checks")
     fill(browser, {"digits": "12a", "range": "11", "atLeast": "5", "below": "3",
                    "chained": "1", "longText": "x", "shortText": "y"})
-    browser.execute_script("document.querySelector('form[data-schema-form]').submit()")
+    submit_without_the_pages_script(browser)
     browser.save_screenshot(str(tmp_path / "server-errors.png"))
     assert message(browser, "digits") == "'12a' does not match '^[0-9]+$'."
     assert message(browser, "range") == "11 is greater than the maximum of 10."
@@ -121,3 +136,47 @@ def test_every_control_is_labelled_and_reachable_by_tab(browser, base_url):
                        or browser.switch_to.active_element.tag_name)
         browser.switch_to.active_element.send_keys(Keys.TAB)
     assert reached == [control.get_attribute("name") for control in controls] + ["button"]
+
+
+def control(browser, form, name):
+    return browser.find_element(By.ID, f"u-{form}-{name}")
+
+
+def test_fill_validate_and_submit_a_dynamic_ui(browser, base_url, tmp_path):
+    browser.get(f"{base_url}/ui/com.example.Hello")
+    browser.save_screenshot(str(tmp_path / "ui-form.png"))
+    assert [legend.text for legend in browser.find_elements(By.TAG_NAME, "legend")] == [
+        "greetingForm", "workflowManagement"]
+    control(browser, "greetingForm", "punctuation").send_keys("???")
+    control(browser, "workflowManagement", "application_name").clear()
+    control(browser, "workflowManagement", "application_name").send_keys("my app")
+    browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert browser.find_element(By.ID, "u-greetingForm-people-error").text == \
+        "This field is required."
+    assert browser.find_element(By.ID, "u-greetingForm-punctuation-error").text == \
+        "Enter at most 3 characters."
+    assert browser.find_element(By.ID, "u-workflowManagement-application_name-error").text == \
+        "Enter a value that matches ^[-\\w]+$."
+    browser.save_screenshot(str(tmp_path / "ui-invalid.png"))
+
+    control(browser, "greetingForm", "punctuation").clear()
+    control(browser, "greetingForm", "punctuation").send_keys("!")
+    control(browser, "workflowManagement", "application_name").clear()
+    control(browser, "workflowManagement", "application_name").send_keys("greeter")
+    control(browser, "greetingForm", "people").send_keys("Ada, Grace", Keys.ENTER)
+    model = json.loads(answered_model(browser))
+    browser.save_screenshot(str(tmp_path / "ui-model.png"))
+    assert {key: value for key, value in model.items() if key != "?"} == {
+        "greeting": "Hello", "people": ["Ada", "Grace"], "skip": [], "punctuation": "!"}
+    assert (model["?"]["type"], model["?"]["name"]) == ("com.example.Hello", "greeter")
+
+
+def test_the_dashboards_messages_stand_next_to_their_fields(browser, base_url, tmp_path):
+    browser.get(f"{base_url}/ui/com.example.Hello")
+    control(browser, "greetingForm", "people").send_keys("Ada")
+    control(browser, "greetingForm", "punctuation").send_keys("!!!")
+    submit_without_the_pages_script(browser)
+    browser.save_screenshot(str(tmp_path / "ui-server-errors.png"))
+    assert browser.find_element(By.ID, "u-greetingForm-punctuation-error").text == \
+        "Ensure this value has at most 3 characters (it has 4)."
+    assert control(browser, "greetingForm", "people").get_attribute("value") == "Ada"

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import subprocess
+import sys
 from html.parser import HTMLParser
 from urllib.parse import urlencode
 
 import pytest
 
-from schema_harness import SERVER
+from schema_harness import HELLO, SERVER
 
 
 def fetch(address, method, path, fields=None, accept="text/html"):
@@ -162,6 +165,84 @@ def test_the_model_page(server):
     (f"/forms/{SERVER}?classVersion=%3E%3E", 400, "InvalidVersionSpec"),
 ])
 def test_a_form_of_no_class(server, path, status, error_type):
+    answered, content_type, text = fetch(server.address, "GET", path)
+    assert (answered, content_type) == (status, "text/html; charset=utf-8")
+    assert f"<h1>{error_type}</h1>" in text
+
+
+# --- the package's dynamic UI: every form of its wizard on one page ------------------------
+
+HELLO_FQN = "com.example.Hello"
+
+
+def test_the_dynamic_ui_page_has_a_labelled_control_per_field(server):
+    inputs = page_inputs(server.address, f"/ui/{HELLO_FQN}")
+    assert list(inputs.controls) == [
+        "greetingForm.greeting", "greetingForm.people", "greetingForm.skip",
+        "greetingForm.punctuation", "workflowManagement.application_name",
+        "workflowManagement.stay_at_the_catalog"]
+    assert {attributes["id"] for _, attributes in inputs.controls.values()} <= inputs.labels
+    assert inputs.legends == ["greetingForm", "workflowManagement"]
+    tag, attributes = inputs.controls["greetingForm.punctuation"]
+    assert (attributes["value"], attributes["data-max-length"]) == ("!", "3")
+
+
+def without_ids(model):
+    """The model with its generated ids left out (they are fresh uuids each time)."""
+    if isinstance(model, dict):
+        return {key: without_ids(value) for key, value in model.items() if key != "id"}
+    if isinstance(model, list):
+        return [without_ids(item) for item in model]
+    return model
+
+
+def test_the_dynamic_ui_page_answers_what_mplc_model_answers(server, tmp_path):
+    """The page's answers (what it posts when filled as examples/hello/answers.json says)
+    give the model ``mplc model`` gives for that file."""
+    answers_file = os.path.join(HELLO, "answers.json")
+    with open(answers_file, encoding="utf-8") as handle:
+        answers = json.load(handle)
+    posted = {"greetingForm.greeting": "Hello", "greetingForm.punctuation": "!",
+              **{f"{form}.{name}": value for form, fields in answers.items()
+                 for name, value in fields.items()}}
+    status, _, text = fetch(server.address, "POST", f"/ui/{HELLO_FQN}", posted,
+                            accept="application/json")
+    expected = subprocess.run([sys.executable, "-m", "mplc.cli", "model", "--path", HELLO,
+                               HELLO_FQN, "--answers", answers_file],
+                              capture_output=True, text=True, timeout=300)
+    assert expected.returncode == 0, expected.stderr
+    assert (status, without_ids(json.loads(text))) == (200, without_ids(json.loads(expected.stdout)))
+
+
+@pytest.mark.parametrize("posted, expected", [
+    ({"greetingForm.people": "", "greetingForm.punctuation": "!!!!"},
+     {"error": {"type": "ValidationError", "form": "greetingForm", "fields": {
+         "people": ["This field is required."],
+         "punctuation": ["Ensure this value has at most 3 characters (it has 4)."]}}}),
+    ({"greetingForm.people": "Ada", "workflowManagement.application_name": "no spaces"},
+     {"error": {"type": "ValidationError", "form": "workflowManagement", "fields": {
+         "application_name": ["Enter a valid value."]}}}),
+])
+def test_dynamic_ui_answers_in_error(server, posted, expected):
+    status, _, text = fetch(server.address, "POST", f"/ui/{HELLO_FQN}", posted,
+                            accept="application/json")
+    assert (status, json.loads(text)) == (422, expected)
+
+
+def test_a_dynamic_ui_page_in_error_shows_the_messages_next_to_their_fields(server):
+    status, _, text = fetch(server.address, "POST", f"/ui/{HELLO_FQN}",
+                            {"greetingForm.people": "", "greetingForm.skip": "Linus"})
+    assert status == 422
+    assert ('<p class="error" id="u-greetingForm-people-error" aria-live="polite">'
+            'This field is required.</p>') in text
+    assert 'name="greetingForm.skip" value="Linus"' in text
+
+
+@pytest.mark.parametrize("path, status, error_type", [
+    ("/ui/no.such.Package", 404, "NoPackageFound"),
+    ("/ui/forms.app", 404, "NoUiDefinition"),
+])
+def test_no_dynamic_ui(server, path, status, error_type):
     answered, content_type, text = fetch(server.address, "GET", path)
     assert (answered, content_type) == (status, "text/html; charset=utf-8")
     assert f"<h1>{error_type}</h1>" in text

@@ -26,6 +26,16 @@
     return "";
   }
 
+  function matches(pattern, value) {
+    var expression;
+    try {
+      expression = new RegExp(pattern, "u");
+    } catch (error) {
+      return true;  // a pattern only the server's regular expressions read: it checks
+    }
+    return expression.test(value);
+  }
+
   function text(input, value) {
     var length = Array.from(value).length, data = input.dataset;
     if (data.minLength !== undefined && length < Number(data.minLength)) {
@@ -34,8 +44,8 @@
     if (data.maxLength !== undefined && length > Number(data.maxLength)) {
       return "Enter at most " + data.maxLength + " characters.";
     }
-    if (data.pattern !== undefined && !new RegExp(data.pattern, "u").test(value)) {
-      return "Enter a value that matches " + data.pattern + ".";
+    if (data.pattern !== undefined && !matches(data.pattern, value)) {
+      return input.dataset.patternMessage || "Enter a value that matches " + data.pattern + ".";
     }
     return "";
   }
