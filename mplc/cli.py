@@ -13,6 +13,7 @@ import os
 import sys
 
 from mplc.commands import UsageError
+from mplc.versioning import VersionError, parse_format
 
 
 class _Parser(argparse.ArgumentParser):
@@ -22,14 +23,35 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _loose_format(text: str) -> str:
+    """``--format``'s value: a package Format, never an output format (that is ``--output``)."""
+    if text.strip().lower() in ("json", "sarif", "text"):
+        raise argparse.ArgumentTypeError(f"{text!r} is no package Format: --format is the Format of "
+                                         f"loose class files (e.g. MuranoPL/1.4); for {text} output "
+                                         f"use --output {text.strip().lower()}")
+    try:
+        parse_format(text)
+    except VersionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _codes(text: str) -> frozenset[str]:
+    return frozenset(code.strip().upper() for code in text.split(",") if code.strip())
+
+
 def _add_paths(parser: argparse.ArgumentParser, positional: bool) -> None:
     if positional:
         parser.add_argument("paths", nargs="*", metavar="PATH",
                             help="package directory, .zip, directory of packages, or compiled output")
     parser.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
                         help="a package location (repeatable)")
-    parser.add_argument("--format", default=None,
-                        help="Format of a directory of loose class files (default MuranoPL/1.0)")
+    parser.add_argument("--format", default=None, type=_loose_format, metavar="FORMAT",
+                        help="the Format of a directory of loose class files, e.g. MuranoPL/1.4 "
+                             "(default MuranoPL/1.0); packages say theirs in manifest.yaml")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also show diagnostics of packages the command does not need")
+    parser.add_argument("-q", "--quiet", action="store_true", help="show errors only, no warnings")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="static checks; diagnostics on stderr")
     _add_paths(check, positional=True)
+    check.add_argument("--select", type=_codes, default=frozenset(), metavar="CODES",
+                       help="report only these codes (comma-separated, e.g. E-YAML,W-UI-FIELD-TYPE; "
+                            "a prefix such as W-UI- selects all codes it starts)")
+    check.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES",
+                       help="do not report these codes (comma-separated; prefixes as --select)")
+    check.add_argument("--output", choices=("text", "json", "sarif"), default="text",
+                       help="text (default, on stderr), json or sarif (SARIF 2.1.0, on stdout)")
 
     compile_ = commands.add_parser("compile", help="compile packages to Python bytecode modules")
     _add_paths(compile_, positional=True)

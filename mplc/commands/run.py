@@ -20,7 +20,8 @@ import statistics
 import sys
 import time
 
-from mplc.commands import UsageError
+from mplc.api import model_class_names
+from mplc.commands import UsageError, shown_diagnostics
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
 
@@ -190,7 +191,11 @@ def main(args) -> int:
     except CompileError as error:
         render(error.diagnostics, sys.stderr)
         return 2
-    render(runtime.warnings, sys.stderr)
+    needed = model_class_names(model)
+    render(shown_diagnostics(args, runtime.packages.diagnostics_for(needed),
+                             runtime.packages.diagnostics), sys.stderr)
+    if runtime.packages.errors_for(needed):
+        return 2
     executor = runtime.executor
     start_with_stacks(executor, stacks)
     if agent_results is not None:

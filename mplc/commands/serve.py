@@ -21,10 +21,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from mplc.commands import UsageError
-from mplc.commands.schema import load_forms
+from mplc.commands import UsageError, shown_diagnostics
+from mplc.commands.schema import load_needed_forms
 from mplc.contracts.forms import FormsGenerator, SchemaError
-from mplc.diagnostics import DiagnosticSink, render
+from mplc.diagnostics import CompileError, DiagnosticSink, render
 
 MAX_BODY = 1 << 20
 _NOT_FOUND_ERRORS = ("NoClassFound", "NoMethodFound", "NoPackageFound", "MethodNotExposed")
@@ -48,13 +48,26 @@ class FormsService:
         self.packages = packages
         self._runtime = None
         self._run_lock = threading.Lock()
+        self.package_set = None  # which packages a class needs: those with errors are refused
+
+    def _require(self, class_name: str, query: dict[str, str]) -> None:
+        if self.package_set is None:
+            return
+        package = query.get("packageName")
+        errors = self.package_set.errors_for([class_name], [package] if package else [])
+        if errors:
+            raise HttpError(HTTPStatus.UNPROCESSABLE_ENTITY, "CompileError",
+                            "; ".join(error.headline() for error in errors))
 
     def schemas(self, class_name: str, methods: list[str], query: dict[str, str]) -> Any:
+        self._require(class_name, query)
         return self._call(lambda forms: forms.generate(
             class_name, methods, query.get("classVersion"), query.get("packageName")))
 
     def run_builder(self, class_name: str, method: str, query: dict[str, str],
                     arguments: dict[str, Any]) -> Any:
+        self._require(class_name, query)
+
         def find(forms: FormsGenerator):
             declared = forms.find(class_name, query.get("classVersion"), query.get("packageName"))
             if method not in forms.model_builders(declared):
@@ -253,11 +266,14 @@ def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no PATH given")
     sink = DiagnosticSink()
-    forms = load_forms(args.all_paths, args.format, sink)
-    render(sink.diagnostics, sys.stderr)
-    if sink.has_errors:
+    try:
+        forms, package_set = load_needed_forms(args.all_paths, args.format, sink)
+    except CompileError as error:
+        render(error.diagnostics, sys.stderr)
         return 1
+    render(shown_diagnostics(args, [], sink.diagnostics), sys.stderr)
     service = FormsService(args.all_paths, args.format, args.cache_dir, forms.packages)
+    service.package_set = package_set
     try:
         server = make_server(service, args.host, args.port)
     except OSError as error:

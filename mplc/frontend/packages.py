@@ -182,18 +182,13 @@ class PackageLoader:
         if os.path.isfile(manifest):
             package = self._package(DirectorySource(path, path))
             return [package] if package is not None else []
-        entries = sorted(os.listdir(path))
-        children = [os.path.join(path, name) for name in entries
-                    if os.path.isfile(os.path.join(path, name, "manifest.yaml"))
-                    or name.endswith(".zip") and os.path.isfile(os.path.join(path, name))
-                    or os.path.isdir(os.path.join(path, name))
-                    and os.path.exists(os.path.join(path, name, BUILD_MARKER))]
+        children = discover_packages(path)
         if children:
             packages = []
             for child in children:
                 packages.extend(self.load(child))
             return packages
-        loose = [name for name in entries if name.endswith((".yaml", ".yml"))
+        loose = [name for name in sorted(os.listdir(path)) if name.endswith((".yaml", ".yml"))
                  and os.path.isfile(os.path.join(path, name))]
         if loose:
             return [self._loose(path, loose)]
@@ -492,6 +487,47 @@ class PackageLoader:
             classes=tuple(class_entries), description=None, author=None, supplier=None,
             tags=(), logo=None, ui=None, meta=(), pos=manifest_pos)
         return ir.Package(manifest=manifest, classes=tuple(classes), root=path)
+
+
+def _holds_manifest(path: str) -> bool:
+    """Whether a .zip found below a tree is a package (its manifest.yaml at the top or under one
+    folder); other archives in a repository are no concern of mplc."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except ZIP_FAILURES:
+        return False
+    return "manifest.yaml" in names or any(name.count("/") == 1 and name.endswith("/manifest.yaml")
+                                           for name in names)
+
+
+def discover_packages(root: str) -> list[str]:
+    """The packages in a directory tree that is no package itself, at any depth: directories
+    with a manifest.yaml (never searched further: a package's Resources may hold a
+    manifest.yaml of their own), .zip packages, and ``mplc compile`` output (reported as such).
+    Hidden directories (.git, .tox) are skipped; YAML that belongs to no package (.zuul.yaml,
+    CI and doc files) is ignored. A .zip directly in ``root`` is always a candidate, so a
+    broken one is reported; deeper ones only when they hold a manifest."""
+    found: list[str] = []
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories.sort()
+        keep = []
+        for name in subdirectories:
+            child = os.path.join(directory, name)
+            if name.startswith(".") or name == "__pycache__":
+                continue
+            if os.path.lexists(os.path.join(child, "manifest.yaml")) \
+                    or os.path.exists(os.path.join(child, BUILD_MARKER)):
+                found.append(child)
+            else:
+                keep.append(name)
+        subdirectories[:] = keep
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            if name.lower().endswith(".zip") and os.path.isfile(path) \
+                    and (directory == root or _holds_manifest(path)):
+                found.append(path)
+    return sorted(found)
 
 
 def _optional_text(node) -> str | None:
