@@ -205,13 +205,14 @@ class PackageSet:
 
 
 def load_checked(paths: Iterable[str], sink: DiagnosticSink, default_format: str | None = None,
-                 sources: dict[str, str] | None = None) -> list:
+                 sources: dict[str, str] | None = None, lint: bool = False) -> list:
     """The front end and its static checks: what check, compile and the Runtime all start from.
 
     Every diagnostic goes to ``sink``; the IR of each package read is returned."""
     from mplc.frontend import check_packages, load_packages
 
-    packages = load_packages(list(paths), sink, default_format=default_format, sources=sources)
+    packages = load_packages(list(paths), sink, default_format=default_format, sources=sources,
+                             lint=lint)
     check_packages(packages, sink)
     return packages
 

@@ -18,6 +18,7 @@ from mplc import ir
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
 from mplc.frontend.keys import mapping_entries
+from mplc.frontend.lint import lint_package
 from mplc.frontend.namespaces import Namespaces
 from mplc.frontend.ui import read_ui_form
 from mplc.frontend.values import Scope, as_list, is_null, plain_data, text_of
@@ -66,6 +67,10 @@ class Source:
     def listing(self, folder: str) -> tuple[str, ...]:
         raise NotImplementedError
 
+    def top_files(self) -> tuple[str, ...]:
+        """The names of the files at the package's top (not in a folder)."""
+        raise NotImplementedError
+
 
 class DirectorySource(Source):
     def exists(self, relative: str) -> bool:
@@ -95,6 +100,10 @@ class DirectorySource(Source):
                     found.append(os.path.relpath(os.path.join(directory, name), base)
                                  .replace(os.sep, "/"))
         return tuple(found)
+
+    def top_files(self) -> tuple[str, ...]:
+        return tuple(sorted(name for name in os.listdir(self.root)
+                            if os.path.isfile(os.path.join(self.root, name))))
 
 
 class ZipSource(Source):
@@ -138,6 +147,10 @@ class ZipSource(Source):
         inside = (name[len(prefix):] for name in self.members if name.startswith(prefix))
         return tuple(sorted(name for name in inside if _safe_relative(name) == name))
 
+    def top_files(self) -> tuple[str, ...]:
+        return tuple(sorted(name[len(self.root):] for name in self.members
+                            if name.startswith(self.root) and "/" not in name[len(self.root):]))
+
 
 def _safe_relative(path: str) -> str | None:
     """A class file path kept inside Classes/, '/'-separated, or None when it would escape."""
@@ -149,8 +162,9 @@ def _safe_relative(path: str) -> str | None:
 
 class PackageLoader:
     def __init__(self, sink: DiagnosticSink, default_format: str | None,
-                 sources: dict[str, str] | None):
+                 sources: dict[str, str] | None, lint: bool = False):
         self.sink = sink
+        self.lint = lint
         self.default_format = default_format
         self.sources = sources
         self.class_entry_positions: dict[str, ir.Pos] = {}
@@ -272,6 +286,9 @@ class PackageLoader:
         manifest = self._manifest(documents[0], manifest_path)
         if manifest is None:
             return None
+        if self.lint:
+            lint_package(source, documents[0], manifest, self.sink,
+                         classes=manifest.format_name == DEFAULT_FORMAT_NAME)
         if manifest.format_name != DEFAULT_FORMAT_NAME:
             return read_typed_package(source, manifest, plain_data(documents[0]), self.sink,
                                       self._file_classes)
@@ -538,13 +555,14 @@ def _optional_text(node) -> str | None:
 
 
 def load_packages(paths: list[str], sink: DiagnosticSink, default_format: str | None = None,
-                  sources: dict[str, str] | None = None) -> list[ir.Package]:
+                  sources: dict[str, str] | None = None, lint: bool = False) -> list[ir.Package]:
     """IR for every package found at ``paths``; diagnostics for everything that is wrong.
 
     ``sources`` (optional) receives the text of files read from zips, keyed by their
-    diagnostic path, so ``mplc.diagnostics.render`` can show their lines.
+    diagnostic path, so ``mplc.diagnostics.render`` can show their lines. ``lint`` adds the
+    packaging checks of ``mplc check`` (``mplc.frontend.lint``).
     """
-    loader = PackageLoader(sink, default_format, sources)
+    loader = PackageLoader(sink, default_format, sources, lint)
     packages: list[ir.Package] = []
     for path in paths:
         packages.extend(loader.load(path))
