@@ -72,34 +72,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     compile_ = commands.add_parser("compile", help="compile packages to Python bytecode modules")
     _add_paths(compile_, positional=True)
-    compile_.add_argument("-o", "--output", required=True, metavar="OUT")
+    compile_.add_argument("-o", "--output", required=True, metavar="OUT",
+                          help="the directory compiled packages are written to")
     compile_.add_argument("--emit-source", action="store_true",
                           help="also write readable .py files (never imported)")
 
     run = commands.add_parser("run", help="load an object model and call a method")
     _add_paths(run, positional=False)
     run.add_argument("--model", required=True, help="JSON object model, Objects document, or class name")
-    run.add_argument("--method", default="deploy")
-    run.add_argument("--args", default=None, metavar="JSON_LIST")
-    run.add_argument("--kwargs", default=None, metavar="JSON_OBJECT")
+    run.add_argument("--method", default="deploy", help="the method called on the root object "
+                                                         "(default deploy)")
+    run.add_argument("--args", default=None, metavar="JSON_LIST", help="positional arguments of the call")
+    run.add_argument("--kwargs", default=None, metavar="JSON_OBJECT", help="keyword arguments of the call")
     run.add_argument("--trace", action="store_true",
                      help="define a global trace(value): records value under traces, returns null")
     run.add_argument("--cloud", default=None, metavar="JSON_FILE",
                      help="start the simulated cloud with the Heat stacks of a previous run's output "
                           "and the agent answers of its agentResults (README)")
-    run.add_argument("--repeat", type=int, default=1, metavar="N")
+    run.add_argument("--repeat", type=int, default=1, metavar="N",
+                     help="call N times and report the median seconds per call")
     run.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
 
     schema = commands.add_parser("schema", help="json-schema of a class's forms specification")
     _add_paths(schema, positional=False)
-    schema.add_argument("class_name", metavar="CLASS")
-    schema.add_argument("--method", action="append", default=[], dest="methods")
-    schema.add_argument("--class-version", default=None, metavar="SPEC")
-    schema.add_argument("--package", default=None, metavar="FQN")
+    schema.add_argument("class_name", metavar="CLASS", help="the class's full name")
+    schema.add_argument("--method", action="append", default=[], dest="methods",
+                        help="a model builder's schema only (repeatable; '' is the class's)")
+    schema.add_argument("--class-version", default=None, metavar="SPEC",
+                        help="version spec of the class's package (default: the newest)")
+    schema.add_argument("--package", default=None, metavar="FQN",
+                        help="the package that holds the class")
 
     serve = commands.add_parser("serve", help="serve forms json-schemas and model builders over HTTP")
     _add_paths(serve, positional=True)
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
 

@@ -73,7 +73,10 @@ def read_model(model: str):
         if not isinstance(document, dict):
             raise UsageError(f"model {model} must hold a JSON object")
         return document, text
-    if not model or model.lstrip().startswith(("{", "[")) or os.sep in model:
+    if model.endswith(".json") or "/" in model or os.sep in model:
+        raise UsageError(f"model file {model} does not exist" if not os.path.exists(model)
+                         else f"model {model} is no regular file")
+    if not model or model.lstrip().startswith(("{", "[")):
         raise UsageError(f"model {model!r} is neither a JSON file nor a class name")
     return {"?": {"type": model}}, None
 
