@@ -109,15 +109,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
 
-    from mplc.commands import fetch, package
+    from mplc.commands import fetch, package, save
     fetch.add_arguments(commands)
     package.add_arguments(commands)
+    save.add_arguments(commands)
     return parser
 
 
 # command name -> module under mplc.commands with a ``main(args) -> int``
 _COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
-             "serve": "serve", "fetch": "fetch", "bundle": "fetch", "package": "package"}
+             "serve": "serve", "fetch": "fetch", "bundle": "fetch", "package": "package",
+             "save": "save"}
 
 
 def main(argv: list[str] | None = None) -> int:
