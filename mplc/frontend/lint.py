@@ -16,17 +16,10 @@ from mplc.frontend.yaml_source import Mapping, Scalar, Sequence, read_documents
 from mplc.versioning import Version
 
 KNOWN_TOP_FILES = frozenset({"manifest.yaml", "LICENSE", "images.lst", "README.rst"})
-UI_VERSIONS = frozenset({"1.0", "1", "2", "2.0", "2.1", "2.2", "2.3", "2.4"})
-UI_KEYS = frozenset({"Version", "Forms", "Templates", "Application"})
-UI_FORM_KEYS = frozenset({"fields", "validators"})
-UI_FIELD_TYPES = frozenset({
-    "string", "boolean", "text", "integer", "password", "clusterip", "floatingip", "domain",
-    "databaselist", "table", "flavor", "keypair", "image", "azone", "psqlDatabase", "network",
-    "choice", "volume", "zone"})
 UI_TEXT_ATTRIBUTES = frozenset({"name", "label", "description", "descriptionTitle",
                                 "regexpValidator", "helpText"})
 UI_BOOL_ATTRIBUTES = frozenset({"required", "hidden"})
-UI_INT_ATTRIBUTES = frozenset({"minLength", "maxLength", "minValue", "maxValue"})
+UI_INT_ATTRIBUTES = frozenset({"minValue", "maxValue"})  # min/maxLength: E-UI-ATTRIBUTE
 IMAGE_KEYS = ("Name", "DiskFormat", "ContainerFormat")
 FQN = re.compile(r"^([a-zA-Z_$][\w$]*\.)*[a-zA-Z_$][\w$]*$")
 NAME = re.compile(r"^[A-Za-z_]\w*$")
@@ -168,22 +161,13 @@ class PackageLint:
     # -- UI forms (E081, E082, E083, E084, E100, W082, W100, E021, W010, E005) --------------
 
     def ui_file(self, relative: str) -> None:
+        """What the dashboard's own checks (``mplc.forms``: versions, sections, form keys, field
+        types and attributes) leave to murano-pkg-check: Application's property names and the
+        types of field attributes."""
         documents = _yaml(self.source, relative)
         if not documents:
             return  # E-YAML / E-UI come from reading the form
-        if len(documents) > 1:
-            self.warn("W-UI-KEY", "a UI file holds one YAML document; the dashboard reads the first",
-                      documents[1].pos)
         entries = _entries(documents[0])
-        for key, (key_node, value) in entries.items():
-            if key not in UI_KEYS:
-                self.warn("W-UNKNOWN-KEY", f"unknown key '{key}' in a UI form (Version, Forms, "
-                          f"Templates, Application)", key_node.pos)
-        version = entries.get("Version")
-        if version is not None and not (isinstance(version[1], Scalar)
-                                        and str(version[1].value) in UI_VERSIONS):
-            self.warn("W-UI-VERSION", f"UI Version {_shown(version[1])} is none the dashboard "
-                      f"knows ({', '.join(sorted(UI_VERSIONS))})", version[1].pos)
         application = entries.get("Application")
         if application is not None:
             self.ui_application(application[1])
@@ -206,11 +190,7 @@ class PackageLint:
                 self.warn("W-UI-APPLICATION", f"'{_shown(key)}' is no property name", key.pos)
 
     def ui_form(self, form) -> None:
-        entries = _entries(form)
-        for key, (key_node, _) in entries.items():
-            if key not in UI_FORM_KEYS:
-                self.warn("W-UI-KEY", f"unknown form key '{key}' (fields, validators)", key_node.pos)
-        fields = entries.get("fields")
+        fields = _entries(form).get("fields")
         if fields is None or not isinstance(fields[1], Sequence):
             return
         for field in fields[1].items:
@@ -227,17 +207,6 @@ class PackageLint:
                                                         and isinstance(value.value, int)):
                     self.warn("W-UI-VALUE", f"{key} should be an integer, not {_shown(value)}",
                               value.pos)
-                elif key == "type":
-                    for item in (value.items if isinstance(value, Sequence) else [value]):
-                        self.ui_field_type(item)
-
-    def ui_field_type(self, node) -> None:
-        name = node.value if isinstance(node, Scalar) else None
-        if not isinstance(name, str) or not FQN.match(name):
-            self.warn("W-UI-FIELD-TYPE", f"field type {_shown(node)} is neither a field type nor "
-                      f"a class name", node.pos)
-        elif "." not in name and name not in UI_FIELD_TYPES:
-            self.warn("W-UI-FIELD-TYPE", f"unknown field type '{name}' (a typo?)", node.pos)
 
     # -- classes (W020, W011, E054, E044, W045, E052) ------------------------------------------
 

@@ -77,7 +77,7 @@ def _set(name: str, text: str | None):
 CHECKS = [
     # UI forms
     ("W100-field-type-typo", _edit("UI/ui.yaml", "type: string", "type: strnig"),
-     "W-UI-FIELD-TYPE", "UI/ui.yaml", "strnig"),
+     "W-UI-FIELD-TYPE", "UI/ui.yaml", "strnig"),  # from mplc.forms
     ("E100-field-type-not-a-name", _edit("UI/ui.yaml", "type: string", "type: 'not a type'"),
      "W-UI-FIELD-TYPE", "UI/ui.yaml", "'not a type'"),
     ("E081-required-not-bool", _edit("UI/ui.yaml", "required: true", 'required: "nope"'),
@@ -85,20 +85,24 @@ CHECKS = [
     ("E040-label-not-text", _edit("UI/ui.yaml", "label: Name", "label: [Name]"),
      "W-UI-VALUE", "UI/ui.yaml", "[Name]"),
     ("E082-min-length-not-int", _edit("UI/ui.yaml", "minLength: 2", "minLength: two"),
+     "E-UI-ATTRIBUTE", "UI/ui.yaml", "two"),
+    ("E082-min-value-not-int", _edit("UI/ui.yaml", "minLength: 2", "minValue: two"),
      "W-UI-VALUE", "UI/ui.yaml", "two"),
+    ("E081-hidden-not-bool", _edit("UI/ui.yaml", "required: true", "hidden: 3"),
+     "W-UI-VALUE", "UI/ui.yaml", "3"),
     ("W082-ui-version", _edit("UI/ui.yaml", "Version: 2.4", "Version: 2.9"),
-     "W-UI-VERSION", "UI/ui.yaml", "2.9"),
+     "E-UI-VERSION", "UI/ui.yaml", "2.9"),
     ("E084-application-not-a-mapping", _edit("UI/ui.yaml", "Application:\n  ?:\n    type: com.example.App\n"
                                              "  name: $.appConfiguration.name\n", "Application: [1]\n"),
      "W-UI-APPLICATION", "UI/ui.yaml", "[1]"),
     ("E083-application-property-name", _edit("UI/ui.yaml", "  name: $.app", "  2name: $.app"),
      "W-UI-APPLICATION", "UI/ui.yaml", "2name"),
     ("E021-form-key", _edit("UI/ui.yaml", "      fields:", "      validator: []\n      fields:"),
-     "W-UI-KEY", "UI/ui.yaml", "validator"),
+     "W-UI-KEY", "UI/ui.yaml", "validator:"),
     ("W010-ui-key", _edit("UI/ui.yaml", "Forms:", "Templates: {}\nFrom: 1\nForms:"),
-     "W-UNKNOWN-KEY", "UI/ui.yaml", "From:"),
+     "W-UI-KEY", "UI/ui.yaml", "From:"),
     ("E005-ui-two-documents", _edit("UI/ui.yaml", "Version: 2.4", "Version: 2.4\n---\nVersion: 2.4"),
-     "W-UI-KEY", "UI/ui.yaml", "Version: 2.4\nApplication"),
+     "E-YAML", "UI/ui.yaml", "---"),
     # manifest
     ("E070-tags-not-a-list", _edit("manifest.yaml", "Tags: [web]", "Tags: notalist"),
      "W-MANIFEST", "manifest.yaml", "notalist"),
