@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 import mplc
+from mplc.api import model_class_names
 from mplc.diagnostics import CompileError
 
 CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
@@ -96,8 +97,12 @@ def test_case(case, tmp_path, cache_dir):
                                    extra.get("format", "1.3"), extra.get("version", "0.0.0"),
                                    extra.get("require")))
     expected_compile_error = case.get("compile_error")
+    model = case.get("model", "Test")
+    if isinstance(model, str):
+        model = {"?": {"type": model, "id": "root"}}
     try:
         runtime = mplc.Runtime(paths, cache_dir=cache_dir, trace=True)
+        runtime.require(model_class_names(model))
     except CompileError as error:
         found = [(d.code, d.pos.line) for d in error.diagnostics if d.severity == "error"]
         assert expected_compile_error, f"unexpected compile errors: {error}"
@@ -106,9 +111,6 @@ def test_case(case, tmp_path, cache_dir):
         return
     assert not expected_compile_error, "compiled, but a compile error was expected"
 
-    model = case.get("model", "Test")
-    if isinstance(model, str):
-        model = {"?": {"type": model, "id": "root"}}
     outcome = None
     try:
         root = runtime.load(model)
