@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 
+from mplc import __version__
 from mplc.commands import UsageError
 
 
@@ -34,7 +35,6 @@ def _add_paths(parser: argparse.ArgumentParser, positional: bool) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mplc", description="Compile and run MuranoPL packages.")
-    from mplc import __version__
     parser.add_argument("--version", action="version", version=f"mplc {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -74,14 +74,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
 
-    from mplc.commands import fetch
-    fetch.add_arguments(commands)
+    _command_module("fetch").add_arguments(commands)  # fetch and bundle declare their own
     return parser
 
 
 # command name -> module under mplc.commands with a ``main(args) -> int``
 _COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
              "serve": "serve", "fetch": "fetch", "bundle": "fetch"}
+
+
+def _command_module(command: str):
+    """The module of a command, imported when the command runs (a check never loads the runtime)."""
+    return importlib.import_module(f"mplc.commands.{_COMMANDS[command]}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,8 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.all_paths = list(getattr(args, "paths", []) or []) + list(getattr(args, "path_options", []))
     try:
-        module = importlib.import_module(f"mplc.commands.{_COMMANDS[args.command]}")
-        return module.main(args)
+        return _command_module(args.command).main(args)
     except UsageError as error:
         sys.stderr.write(f"mplc {args.command}: error: {error}\n")
         return 2

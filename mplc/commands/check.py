@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from mplc.api import load_checked
+from mplc.build import load_checked
 from mplc.commands import UsageError
 from mplc.diagnostics import DiagnosticSink, render
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
+from mplc.build import load_source_packages
 from mplc.commands import UsageError
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import DiagnosticSink, render
@@ -17,7 +18,6 @@ from mplc.diagnostics import DiagnosticSink, render
 def load_forms(paths: list[str], default_format: str | None, sink: DiagnosticSink) -> FormsGenerator:
     """The schema generator over the source packages at ``paths`` (plus the bundled core
     library when no io.murano is given); errors and warnings go to ``sink``."""
-    from mplc.api import load_source_packages
 
     return FormsGenerator(load_source_packages(paths, sink, default_format), sink)
 

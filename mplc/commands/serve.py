@@ -21,10 +21,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import semantic_version
+
+from mplc.api import Runtime
 from mplc.commands import UsageError
 from mplc.commands.schema import load_forms
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import DiagnosticSink, render
+from mplc.runtime import MuranoError
 
 MAX_BODY = 1 << 20
 _NOT_FOUND_ERRORS = ("NoClassFound", "NoMethodFound", "NoPackageFound", "MethodNotExposed")
@@ -75,11 +79,6 @@ class FormsService:
             raise HttpError(status, error.type, message) from None
 
     def _run(self, manifest, class_name: str, method: str, arguments: dict[str, Any]) -> Any:
-        import semantic_version
-
-        from mplc.api import Runtime
-        from mplc.runtime import MuranoError
-
         if self._runtime is None:
             self._runtime = Runtime(self.paths, cache_dir=self.cache_dir,
                                     default_format=self.default_format)
