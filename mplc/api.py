@@ -13,7 +13,8 @@ from mplc.build import _compiled_packages, _full_name, load_source_packages, res
 from mplc.build import compile_packages  # noqa: F401  (part of the Python API)
 from mplc.contracts.forms import FormsGenerator
 from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
-from mplc.runtime import Executor, MuranoObject, MuranoType, TypeReference
+from mplc.runtime.executor import Executor
+from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
 from mplc.runtime.system import plugin_packages
 
 

@@ -24,8 +24,7 @@ from mplc.api import Runtime
 from mplc.commands import UsageError
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
-from mplc.runtime import MuranoError, MuranoPlException
-from mplc.runtime.errors import NoObjectFoundError
+from mplc.runtime.errors import MuranoError, MuranoPlException, NoObjectFoundError
 from mplc.runtime.serialization import DOCUMENT_KEYS, InvalidObjectModel, reference_locations
 from mplc.runtime.system.cloud import AgentResults, answer_agents_with, records as simulated_cloud, start_with_stacks
 

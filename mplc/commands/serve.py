@@ -28,7 +28,7 @@ from mplc.commands import UsageError
 from mplc.commands.schema import load_forms
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import DiagnosticSink, render
-from mplc.runtime import MuranoError
+from mplc.runtime.errors import MuranoError
 
 MAX_BODY = 1 << 20
 _NOT_FOUND_ERRORS = ("NoClassFound", "NoMethodFound", "NoPackageFound", "MethodNotExposed")

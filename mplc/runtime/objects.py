@@ -979,6 +979,11 @@ class TypeParameter(yaqltypes.PythonType):
         return value
 
 
+def type_reference(context, full_name):
+    """``ns:Name`` resolved at compile time: the class as a value, seen from the running class."""
+    return resolve_class(full_name, context).reference
+
+
 def resolve_class(name, context):
     """A class by (namespace-qualified) name, seen from the class whose code runs in ``context``."""
     scope = context[bridge.NAMES_SCOPE] if context is not None else None
