@@ -11,7 +11,7 @@ import importlib.util
 
 import mplc
 
-VERSION = 1
+VERSION = 2
 
 SPECS = ("PackageSpec", "ClassSpec", "PropertySpec", "MethodSpec", "ArgumentSpec", "MetaSpec")
 """What a module hands the loader (``PACKAGE``, ``CLASS``): docs/compiled-modules.md."""

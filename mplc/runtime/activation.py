@@ -12,6 +12,11 @@ current_executor = _RUNNING.get
 """The running executor; LookupError when none runs."""
 
 
+def running_executor():
+    """The running executor, or None."""
+    return _RUNNING.get(None)
+
+
 @contextlib.contextmanager
 def running(executor):
     """``executor`` is the current one inside the block (nesting restores the outer one)."""
@@ -22,4 +27,4 @@ def running(executor):
         _RUNNING.reset(token)
 
 
-__all__ = ["current_executor", "running"]
+__all__ = ["current_executor", "running", "running_executor"]

@@ -102,6 +102,7 @@ class Executor:
         for versions in self.packages.values():
             versions.sort(key=lambda p: p.version)
         self.objects = ObjectStore()
+        self.method_bodies = {}  # body code -> the locals holding variables (statements.running_bodies)
         self.static_values = {}
         self.attributes = {}
         self.root = None

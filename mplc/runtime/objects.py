@@ -327,11 +327,6 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=
                                                           mode))
 
 
-METHOD_BODY_CODES: set = set()
-"""The code of every method body loaded: a frame running one is that method's frame once it
-holds the call context (``executor.running_method``)."""
-
-
 class MuranoMethod:
     """A method of a type: MuranoPL (``spec.body(context)``) or native (a Python function).
 
@@ -343,7 +338,7 @@ class MuranoMethod:
         self.spec = spec
         self.direct_call = None
         if spec.body is not None:
-            METHOD_BODY_CODES.add(spec.body.__code__)
+            declaring_type.executor.method_bodies[spec.body.__code__] = spec.local_variables
         self.name = spec.name
         self.native = native
         self.usage = spec.usage

@@ -19,8 +19,8 @@ from yaql.language import expressions as yaql_expressions
 from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions as bridge, errors
-from mplc.runtime.activation import current_executor
-from mplc.runtime.objects import METHOD_BODY_CODES, MuranoObject, MuranoType, TypeParameter, TypeReference
+from mplc.runtime.activation import current_executor, running_executor
+from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -56,10 +56,18 @@ def running_frames():
             frame = frame.f_back
 
 
-def running_method(frame):
-    """The method whose body ``frame`` runs, once the body holds its call context or, taken
-    the direct way in, its variables (after checking its arguments), else None."""
-    if frame.f_code not in METHOD_BODY_CODES:
+def method_bodies() -> dict:
+    """The running executor's record of its method bodies: code -> the locals holding variables
+    (``MethodSpec.body`` and ``local_variables``, registered as its types are built)."""
+    executor = running_executor()
+    return {} if executor is None else executor.method_bodies
+
+
+def running_method(frame, bodies):
+    """The method whose body ``frame`` runs (a body of ``bodies``, ``method_bodies()``), once
+    the body holds its call context or, taken the direct way in, its variables (after checking
+    its arguments), else None."""
+    if frame.f_code not in bodies:
         return None
     context = frame.f_locals.get("context")
     if type(context) is dict:
@@ -71,25 +79,22 @@ def running_method(frame):
 
 def running_bodies(executor):
     """The method bodies ``executor`` is running, as (call context, values of the variables
-    kept as Python locals, ``_vN``): those of the method frames (``running_method``) on the
+    kept as Python locals, ``MethodSpec.local_variables``): those of the method frames on the
     running green thread's stack and on every live Parallel branch's (the garbage collector's
     roots; found when it runs, so calls register nothing). A body waiting for its Parallel's
     branches has no such values: its branches write its variables through the context, and its
     locals, read back when the Parallel ends, are stale until then."""
     callee = None
+    bodies = executor.method_bodies
     for frame in running_frames():
-        method = running_method(frame)
+        method = running_method(frame, bodies)
         if method is not None and method.declaring_type.executor is executor:
             frame_locals = frame.f_locals
             in_parallel = callee is not None and callee.f_code is parallel.__code__
             yield (bridge.as_context(frame_locals["context"]),
                    [] if in_parallel else
-                   [value for name, value in frame_locals.items() if _BODY_LOCAL.fullmatch(name)])
+                   [frame_locals[name] for name in bodies[frame.f_code] if name in frame_locals])
         callee = frame
-
-
-_BODY_LOCAL = re.compile(r"_v\d+")
-"""A generated body's local holding a variable (docs/compiled-modules.md)."""
 
 def _position(code, instruction_offset):
     """(line, end_line, col_offset, end_col_offset) of the instruction at ``instruction_offset``."""
@@ -135,6 +140,7 @@ def _frames_outward(innermost_first, python_error=False):
     knows, else its innermost YAML code location). A body still checking the arguments it was
     given directly is no frame yet. ``python_error``: the stack of a Python error, which the
     innermost method raised (a MuranoPL exception was converted in the method it came from)."""
+    bodies = method_bodies()
     result = []
     pending = None
     resolved = False
@@ -147,8 +153,8 @@ def _frames_outward(innermost_first, python_error=False):
             continue
         if code is _DETACHED_CALL:
             break
-        method = running_method(frame)
-        if method is None and code in METHOD_BODY_CODES:
+        method = running_method(frame, bodies)
+        if method is None and code in bodies:
             continue
         if not resolved and code.co_filename.endswith(YAML_SUFFIXES):
             candidate, resolved = _yaml_frame(frame, line, instruction_offset, python_error)
@@ -181,10 +187,11 @@ _DETACHED_CALL = detached_call.__code__
 def _native_frames(innermost_first):
     """The Python frames of a Python error inside the innermost method, innermost first, as
     the reference lists them after its MuranoPL frames (file, line, function, source line)."""
+    bodies = method_bodies()
     result = []
     for frame, line, _ in innermost_first:
         code = frame.f_code
-        if running_method(frame) is not None:
+        if running_method(frame, bodies) is not None:
             break
         if not code.co_filename.endswith(YAML_SUFFIXES):
             result.append({"instruction": linecache.getline(code.co_filename, line).strip(),
@@ -220,12 +227,13 @@ def _through_frozen_module(traceback) -> bool:
     """Did a Python error pass through a frozen module's frame inside the innermost method?"""
     if traceback is None:
         return False
+    bodies = method_bodies()
     frames = []
     while traceback is not None:
         frames.append(traceback.tb_frame)
         traceback = traceback.tb_next
     for frame in reversed(frames):
-        if running_method(frame) is not None:
+        if running_method(frame, bodies) is not None:
             return False
         if frame.f_code.co_filename.startswith("<frozen "):
             return True
