@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable
 
-from mplc.build import _compiled_packages, _full_name, load_source_packages, resolve_packages
-from mplc.build import compile_packages  # noqa: F401  (part of the Python API)
-from mplc.contracts.forms import FormsGenerator
-from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
+from mplc.build import (_compiled_packages, _full_name, lazy_forms, load_source_packages, model_class_names,
+                        resolve_packages)
+from mplc.build import (PackageOutcome, PackageSet, compile_packages, compile_sources,  # noqa: F401
+                        load_checked)  # (the build's part of the Python API)
+from mplc.diagnostics import Diagnostic, DiagnosticSink
 from mplc.runtime.executor import Executor
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
 from mplc.runtime.system import plugin_packages
@@ -33,7 +34,8 @@ class Runtime:
             paths = [paths]
         paths = [os.fsdecode(path) for path in paths]
         self.warnings: list[Diagnostic] = []
-        self.package_dirs = resolve_packages(paths, cache_dir, default_format, self.warnings, fast_paths)
+        self.packages = resolve_packages(paths, cache_dir, default_format, self.warnings, fast_paths)
+        self.package_dirs = self.packages.directories
         self._source_paths = [path for path in paths if _compiled_packages(path) is None]
         self._default_format = default_format
         self._forms = None
@@ -45,11 +47,27 @@ class Runtime:
         """An executor with this runtime's packages and no objects (a deployment of its own)."""
         return Executor([*self.package_dirs, *self.plugin_packages], trace=trace)
 
+    @property
+    def unused_errors(self) -> list[Diagnostic]:
+        """Errors of packages left out: nothing run so far needed them (``mplc -v`` shows them)."""
+        return [d for outcome in self.packages.outcomes if outcome.broken for d in outcome.diagnostics]
+
+    def require(self, class_names: Iterable[str] = (), package_names: Iterable[str] = ()) -> None:
+        """Raise ``CompileError`` when a package the classes (or packages) need has errors.
+
+        The engine loads a class, its package and the packages that requires when first used;
+        errors elsewhere never stop it. ``load``, ``new`` and ``schema`` call this; commands
+        that run other entry points (a test package, a form) call it with what they run."""
+        self.packages.require([class_names] if isinstance(class_names, str) else class_names,
+                              [package_names] if isinstance(package_names, str) else package_names)
+
     def load(self, model: Any) -> "MuranoObjectProxy":
         """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""
+        self.require(model_class_names(model))
         return self._wrap(self.executor.load(model))
 
     def new(self, class_name: str, **properties: Any) -> "MuranoObjectProxy":
+        self.require([class_name])
         return self._wrap(self.executor.new(class_name, **properties))
 
     def call(self, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
@@ -87,11 +105,11 @@ class Runtime:
         if self._forms is None:
             sink = DiagnosticSink()
             packages = load_source_packages(self._source_paths, sink, self._default_format)
-            if sink.has_errors:
-                raise CompileError(sink.diagnostics)
-            self._forms = FormsGenerator(packages, sink)
+            self._forms = lazy_forms(packages, sink)
+        self._forms[1].require([class_name], [package_name] if package_name else [])
+        forms = self._forms[0]
         methods = [methods] if isinstance(methods, str) else list(methods)
-        return self._forms.generate(class_name, methods, class_version, package_name)
+        return forms.generate(class_name, methods, class_version, package_name)
 
     def _wrap(self, value: Any) -> Any:
         return MuranoObjectProxy(self, value) if isinstance(value, MuranoObject) else value

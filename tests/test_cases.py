@@ -16,6 +16,7 @@ import yaml
 import mplc
 from mplc.runtime.errors import MuranoError
 from abi_scan import compiled_package_names, undeclared
+from mplc.api import model_class_names
 from mplc.diagnostics import CompileError
 
 CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
@@ -112,8 +113,12 @@ def test_case(case, tmp_path, cache_dir):
                                    extra.get("format", "1.3"), extra.get("version", "0.0.0"),
                                    extra.get("require")))
     expected_compile_error = case.get("compile_error")
+    model = case.get("model", "Test")
+    if isinstance(model, str):
+        model = {"?": {"type": model, "id": "root"}}
     try:
         runtime = mplc.Runtime(paths, cache_dir=cache_dir, trace=True)
+        runtime.require(model_class_names(model))
     except CompileError as error:
         found = [(d.code, d.pos.line) for d in error.diagnostics if d.severity == "error"]
         assert expected_compile_error, f"unexpected compile errors: {error}"
@@ -123,9 +128,6 @@ def test_case(case, tmp_path, cache_dir):
     assert not expected_compile_error, "compiled, but a compile error was expected"
     assert _undeclared_runtime_names(runtime.package_dirs) == set()
 
-    model = case.get("model", "Test")
-    if isinstance(model, str):
-        model = {"?": {"type": model, "id": "root"}}
     outcome = None
     try:
         root = runtime.load(model)

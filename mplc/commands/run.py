@@ -20,8 +20,8 @@ import statistics
 import sys
 import time
 
-from mplc.api import Runtime
-from mplc.commands import UsageError
+from mplc.api import Runtime, model_class_names
+from mplc.commands import UsageError, shown_diagnostics
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
 from mplc.runtime.errors import MuranoError, MuranoPlException, NoObjectFoundError
@@ -76,7 +76,10 @@ def read_model(model: str):
         if not isinstance(document, dict):
             raise UsageError(f"model {model} must hold a JSON object")
         return document, text
-    if not model or model.lstrip().startswith(("{", "[")) or os.sep in model:
+    if model.endswith(".json") or "/" in model or os.sep in model:
+        raise UsageError(f"model file {model} does not exist" if not os.path.exists(model)
+                         else f"model {model} is no regular file")
+    if not model or model.lstrip().startswith(("{", "[")):
         raise UsageError(f"model {model!r} is neither a JSON file nor a class name")
     return {"?": {"type": model}}, None
 
@@ -185,7 +188,11 @@ def main(args) -> int:
     except CompileError as error:
         render(error.diagnostics, sys.stderr)
         return 2
-    render(runtime.warnings, sys.stderr)
+    needed = model_class_names(model)
+    render(shown_diagnostics(args, runtime.packages.diagnostics_for(needed),
+                             runtime.packages.diagnostics), sys.stderr)
+    if runtime.packages.errors_for(needed):
+        return 2
     executor = runtime.executor
     start_with_stacks(executor, stacks)
     if agent_results is not None:

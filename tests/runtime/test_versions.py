@@ -20,7 +20,7 @@ LIB = "com.example.lib"
 @pytest.fixture(scope="module")
 def package_dirs(tmp_path_factory):
     cache = str(tmp_path_factory.mktemp("versions-cache"))
-    return resolve_packages(sorted(glob.glob(os.path.join(DATA, "*"))), cache)
+    return resolve_packages(sorted(glob.glob(os.path.join(DATA, "*"))), cache).directories
 
 
 @pytest.fixture
