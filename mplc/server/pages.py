@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, Response
 from yaql.language import exceptions as yaql_exceptions
 
 from mplc.contracts.forms import SchemaError
-from mplc.forms import (AnswersError, Cloud, DashboardFailure, EncryptionUnavailable, Session,
+from mplc.forms import (AnswersError, Cloud, DashboardFailure, KeyManagerError, Session,
                         ValidationFailed)
 from mplc.server import forms_page
 from mplc.server.service import ApiError, ServeService, json_response, read_body
@@ -118,7 +118,7 @@ async def submit_class_form(request: Request, service: ServeService) -> Response
 
 # --- the package's dynamic UI (UI/ui.yaml), as murano-dashboard's wizard ------------------
 
-_DASHBOARD_ERRORS = (DashboardFailure, EncryptionUnavailable, yaql_exceptions.YaqlException,
+_DASHBOARD_ERRORS = (DashboardFailure, KeyManagerError, yaql_exceptions.YaqlException,
                      TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError)
 _INPUT_KINDS = {"integer": "integer", "boolean": "boolean"}
 
