@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import functools
 import gc
 import hashlib
 import importlib.util
-import json
 import os
 import re
 import shutil
@@ -22,10 +20,11 @@ from importlib._bootstrap_external import _code_to_timestamp_pyc
 from types import CodeType
 
 import mplc
-from mplc import ir
+from mplc import buildrecord, ir
+from mplc.buildrecord import BUILD_FILE, BuildRecordError, compiler_fingerprint
+from mplc.containment import resolves_inside
 from mplc.codegen.classes import class_module, package_module
 
-BUILD_FILE = "mplc-build.json"
 SOURCE_SUFFIX = ".src.py"
 
 
@@ -40,7 +39,8 @@ def package_dir_name(full_name: str, version: str) -> str:
 
 def _source_files(root: str) -> list[tuple[str, str]]:
     """(relative path, absolute path) of every regular file under ``root``, sorted; a zip is one
-    file. FIFOs, devices and broken links are no source (reading one could block forever)."""
+    file. FIFOs, devices and broken links are no source (reading one could block forever); a
+    link leading out of the package is not read (``cache_key`` hashes where it points)."""
     if os.path.isfile(root):
         return [(os.path.basename(root), root)]
     found = []
@@ -53,24 +53,6 @@ def _source_files(root: str) -> list[tuple[str, str]]:
     return sorted(found)
 
 
-@functools.cache
-@functools.cache
-def compiler_fingerprint() -> str:
-    """sha256 over mplc's own Python files: what the version number means for a release, exactly,
-    also for a development checkout whose code changes under an unchanged version."""
-    digest = hashlib.sha256()
-    package_root = os.path.dirname(os.path.abspath(mplc.__file__))
-    for directory, subdirectories, files in os.walk(package_root):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in ("__pycache__", "corelib"))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(directory, name)
-                digest.update(os.path.relpath(path, package_root).encode("utf-8") + b"\0")
-                with open(path, "rb") as handle:
-                    digest.update(hashlib.sha256(handle.read()).digest())
-    return digest.hexdigest()
-
-
 def cache_key(root: str, *options: str) -> str:
     """sha256 over the sources (paths and bytes), mplc's version and code, the bytecode magic and
     options."""
@@ -80,6 +62,9 @@ def cache_key(root: str, *options: str) -> str:
         digest.update(part.encode("utf-8") + b"\0")
     for relative, path in _source_files(root):
         digest.update(relative.encode("utf-8") + b"\0")
+        if not resolves_inside(root, path):
+            digest.update(b"link\0" + os.fsencode(os.path.realpath(path)))
+            continue
         with open(path, "rb") as handle:
             digest.update(hashlib.sha256(handle.read()).digest())
     return digest.hexdigest()
@@ -172,22 +157,22 @@ def _write(path: str, data: bytes) -> None:
 
 
 def read_build_key(package_directory: str) -> str | None:
-    return _build_field(package_directory, "key")
+    return buildrecord.read_field(package_directory, "key")
 
 
 def built_by_this_compiler(package_directory: str) -> bool:
     """Whether this mplc's code (``compiler_fingerprint``) wrote the compiled package: the
     modules call the runtime as the mplc that wrote them does, so another mplc's output may
     run wrongly."""
-    return _build_field(package_directory, "compiler") == compiler_fingerprint()
+    return buildrecord.read_field(package_directory, "compiler") == compiler_fingerprint()
 
 
-def _build_field(package_directory: str, name: str) -> str | None:
+def _intact(package_directory: str) -> bool:
     try:
-        with open(os.path.join(package_directory, BUILD_FILE), encoding="utf-8") as handle:
-            return json.load(handle).get(name)
-    except (OSError, ValueError, AttributeError):
-        return None
+        buildrecord.verify(package_directory)
+    except BuildRecordError:
+        return False
+    return True
 
 
 def write_package(package: ir.Package, output: str, emit_source: bool = False,
@@ -200,7 +185,7 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
     manifest = package.manifest
     key = build_key(package, emit_source, fast_paths)
     directory = os.path.join(output, package_dir_name(manifest.full_name, manifest.version))
-    if not force and read_build_key(directory) == key:
+    if not force and read_build_key(directory) == key and _intact(directory):
         return directory, False
     os.makedirs(output, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=".build-", dir=output)
@@ -213,11 +198,9 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                     _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
                            readable_source(module.tree).encode("utf-8"))
         _copy_package_files(package, staging)
-        build = {"key": key, "mplc": mplc.__version__, "compiler": compiler_fingerprint(),
-                 "magic": importlib.util.MAGIC_NUMBER.hex(),
-                 "full_name": manifest.full_name, "version": manifest.version,
-                 "format": f"{manifest.format_name}/{manifest.format_version}"}
-        _write(os.path.join(staging, BUILD_FILE), json.dumps(build, indent=1, sort_keys=True).encode("utf-8"))
+        buildrecord.write_record(staging, {
+            "key": key, "full_name": manifest.full_name, "version": manifest.version,
+            "format": f"{manifest.format_name}/{manifest.format_version}"})
         os.chmod(staging, 0o755)
         if os.path.isdir(directory):
             shutil.rmtree(directory)

@@ -15,6 +15,7 @@ import zipfile
 import zlib
 
 from mplc import ir
+from mplc.containment import resolves_inside
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
 from mplc.frontend.keys import mapping_entries
@@ -68,11 +69,22 @@ class Source:
 
 
 class DirectorySource(Source):
+    """A package directory. A file or folder that is a link leading out of the package is never
+    read: reading it is an E-OUTSIDE-PACKAGE error, listings leave it out and note it in
+    ``outside`` (``PackageLoader`` reports those)."""
+
+    def __init__(self, root: str, display_root: str):
+        super().__init__(root, display_root)
+        self.outside: list[str] = []
+
     def exists(self, relative: str) -> bool:
         return os.path.isfile(os.path.join(self.root, *relative.split("/")))
 
     def read(self, relative: str, sink: DiagnosticSink) -> bytes | None:
         path = os.path.join(self.root, *relative.split("/"))
+        if not resolves_inside(self.root, path):
+            report_outside(sink, self.display(relative))
+            return None
         try:
             if os.path.getsize(path) > MAX_FILE_BYTES:
                 sink.error("E-TOO-LARGE", f"file is larger than {MAX_FILE_BYTES} bytes",
@@ -87,14 +99,31 @@ class DirectorySource(Source):
 
     def listing(self, folder: str) -> tuple[str, ...]:
         base = os.path.join(self.root, folder)
+        if os.path.lexists(base) and not resolves_inside(self.root, base):
+            self.outside.append(folder)
+            return ()
         found = []
         for directory, subdirectories, files in os.walk(base):
             subdirectories.sort()
+            for name in subdirectories:  # never walked into: os.walk follows no link
+                path = os.path.join(directory, name)
+                if not resolves_inside(self.root, path):
+                    self.outside.append(os.path.relpath(path, self.root).replace(os.sep, "/"))
             for name in sorted(files):
-                if os.path.isfile(os.path.join(directory, name)):  # no FIFO, device, broken link
-                    found.append(os.path.relpath(os.path.join(directory, name), base)
-                                 .replace(os.sep, "/"))
+                path = os.path.join(directory, name)
+                if not resolves_inside(self.root, path):
+                    self.outside.append(os.path.relpath(path, self.root).replace(os.sep, "/"))
+                elif os.path.isfile(path):  # no FIFO, device, broken link
+                    found.append(os.path.relpath(path, base).replace(os.sep, "/"))
         return tuple(found)
+
+
+def report_outside(sink: DiagnosticSink, display_path: str) -> None:
+    """The error for a package file or folder that is a link leading out of the package; its
+    text is never shown (it is not the package's)."""
+    sink.error("E-OUTSIDE-PACKAGE", "a link leading out of the package: mplc reads nothing "
+               "outside a package (make it a file or folder of the package)",
+               _file_pos(display_path), quote=False)
 
 
 class ZipSource(Source):
@@ -282,8 +311,16 @@ class PackageLoader:
                                       self._file_classes)
         classes = self._manifest_classes(source, manifest)
         self._check_ui_form(source, manifest)
-        return ir.Package(manifest=manifest, classes=classes, root=source.display_root,
-                          resources=source.listing("Resources"), ui_files=source.listing("UI"))
+        package = ir.Package(manifest=manifest, classes=classes, root=source.display_root,
+                             resources=source.listing("Resources"), ui_files=source.listing("UI"))
+        if isinstance(source, DirectorySource):
+            logo = _safe_relative(manifest.logo or "logo.png")
+            if logo is not None and os.path.lexists(os.path.join(source.root, logo)) \
+                    and not resolves_inside(source.root, os.path.join(source.root, logo)):
+                source.outside.append(logo)
+            for relative in source.outside:
+                report_outside(self.sink, source.display(relative))
+        return package
 
     def _check_ui_form(self, source: Source, manifest: ir.Manifest) -> None:
         """Report what keeps the package's form (the manifest's ``UI``, else ui.yaml) from

@@ -19,7 +19,7 @@ import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
 from yaql.language.contexts import Context
 
-from mplc import versioning
+from mplc import buildrecord, versioning
 from mplc.runtime import bridge, errors, flow, natives
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
@@ -90,10 +90,13 @@ def _without_extensions_prefix(name: str):
 def _import_package(path: str):
     """Import a compiled package directory; returns (PackageSpec, {class name: ClassSpec}).
 
-    Each directory gets its own module name, so two outputs of one package never collide."""
+    Each directory gets its own module name, so two outputs of one package never collide.
+    Nothing is imported unless the directory's build record proves this user's mplc wrote it
+    as it is (``buildrecord.verify`` raises ``BuildRecordError`` otherwise)."""
     path = os.path.abspath(path).rstrip(os.sep)
     module_name = _imported.get(path)
     if module_name is None:
+        buildrecord.verify(path)
         module_name = f"{os.path.basename(path)}__mplc{len(_imported)}"
         _imported[path] = module_name
         location = importlib.util.spec_from_file_location(

@@ -7,6 +7,7 @@ import os
 
 import yaml
 
+from mplc.containment import resolves_inside
 from mplc.runtime import bridge, errors
 from mplc.runtime.model import MuranoObject, TypeReference
 from mplc.runtime.natives import native
@@ -48,9 +49,13 @@ def source_directory(package) -> str | None:
 
 
 def resource_path(package, name: str) -> str:
-    root = os.path.realpath(os.path.join(package_directory(package), RESOURCES))
-    path = os.path.realpath(os.path.join(root, name))
-    if os.path.commonpath([root, path]) != root:
+    """The file of resource ``name``: under the package's Resources folder as written, and
+    inside the package once every link on the way is resolved (a link out of the package is
+    never read)."""
+    directory = package_directory(package)
+    root = os.path.abspath(os.path.join(directory, RESOURCES))
+    path = os.path.abspath(os.path.join(root, name))
+    if os.path.commonpath([root, path]) != root or not resolves_inside(directory, path):
         raise ValueError(f"Resource {name} is outside the package's Resources folder")
     return path
 
