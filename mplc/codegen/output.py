@@ -24,6 +24,7 @@ from mplc import buildrecord, ir
 from mplc.buildrecord import BUILD_FILE, BuildRecordError, compiler_fingerprint
 from mplc.containment import resolves_inside
 from mplc.codegen.classes import class_module, package_module
+from mplc.codegen.readable import readable_source
 
 SOURCE_SUFFIX = ".src.py"
 
@@ -117,15 +118,6 @@ def _compiled(name: str, tree: ast.Module, yaml_path: str) -> CompiledModule:
     return CompiledModule(name, tree, compile(tree, os.path.abspath(yaml_path), "exec", dont_inherit=True))
 
 
-def readable_source(tree: ast.Module) -> str:
-    """Python text for people (``--emit-source``); never what is compiled."""
-    try:
-        import astor
-        return astor.to_source(tree)
-    except Exception:  # astor lags behind new ast node kinds
-        return ast.unparse(tree) + "\n"
-
-
 def _copy_package_files(package: ir.Package, destination: str) -> None:
     """manifest.yaml, Resources/ and UI/ travel with the compiled package, byte for byte, with
     the files the package's type generated."""
@@ -196,7 +188,7 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                        bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
                 if emit_source:
                     _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
-                           readable_source(module.tree).encode("utf-8"))
+                           readable_source(module.tree, os.path.basename(module.code.co_filename)).encode("utf-8"))
         _copy_package_files(package, staging)
         buildrecord.write_record(staging, {
             "key": key, "full_name": manifest.full_name, "version": manifest.version,
