@@ -41,6 +41,7 @@ class Sandbox:
         (self.outside / "secret.yaml").write_text(f"Name: {SECRET}\n")
         (self.outside / "Classes").mkdir()
         (self.outside / "Classes" / "Main.yaml").write_text(f"Name: {SECRET}\n")
+        os.mkfifo(self.outside / "fifo")  # opened, it blocks: a link to it must not be opened
         self.counter = 0
 
     def environment(self, **extra):

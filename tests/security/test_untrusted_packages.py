@@ -214,10 +214,7 @@ def resources_device(sandbox, package):
 
 def resources_fifo(sandbox, package):
     """Opening it would block until the time limit: the link must not even be opened."""
-    fifo = sandbox.outside / "fifo"
-    if not fifo.exists():
-        os.mkfifo(fifo)
-    os.symlink(fifo, package / "Resources" / "fifo")
+    os.symlink(sandbox.outside / "fifo", package / "Resources" / "fifo")
     return ["Resources/fifo"]
 
 
