@@ -14,6 +14,7 @@ import sys
 
 import yaml
 
+DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile_driver.py")
 SECRET = "SECRET-7c1e-outside-the-package"
 MEMORY_LIMIT = 2 * 1024 ** 3  # bytes of address space a case may map
 CPU_SECONDS = 60
@@ -55,6 +56,19 @@ class Sandbox:
         return subprocess.run([sys.executable, "-m", "mplc.cli", *map(str, args)], cwd=self.work,
                               capture_output=True, text=True, timeout=WALL_SECONDS,
                               preexec_fn=_limits, env=self.environment(**environment))
+
+    def batch(self, cases, wall_seconds=WALL_SECONDS):
+        """Run ``{case: [command, ...]}`` (hostile_driver.py) in one rlimited subprocess;
+        ``{case: [result, ...]}``, each result a dict with returncode, stdout and stderr."""
+        self.counter += 1
+        commands = self.root / f"batch-{self.counter}.json"
+        results = self.root / f"batch-{self.counter}-results.json"
+        commands.write_text(json.dumps(cases))
+        completed = subprocess.run([sys.executable, DRIVER, str(commands), str(results)], cwd=self.work,
+                                   capture_output=True, text=True, timeout=wall_seconds,
+                                   preexec_fn=_limits, env=self.environment())
+        assert completed.returncode == 0 and results.exists(), completed.stderr
+        return json.loads(results.read_text())
 
     def python(self, code, **environment):
         return subprocess.run([sys.executable, "-c", code], cwd=self.work, capture_output=True,

@@ -10,23 +10,11 @@ import zipfile
 
 import pytest
 
-from hostile_sandbox import result_of
 
 MAIN = "com.example.hostile.Main"
 
 
 # -- 1. no host code from packages ------------------------------------------------------------
-
-def _compiled(sandbox, name, **environment):
-    """A package compiled by this user's mplc: (its compiled directory, the marker forged code
-    would write)."""
-    package = sandbox.package(name)
-    output = package.parent / (package.name + "-out")
-    compiled = sandbox.mplc("compile", package, "-o", output, **environment)
-    assert compiled.returncode == 0, compiled.stderr
-    [directory] = [output / entry for entry in os.listdir(output)]
-    return directory, package.parent / (package.name + "-imported")
-
 
 def _record(directory):
     return json.loads((directory / "mplc-build.json").read_text())
@@ -94,28 +82,53 @@ TAMPERINGS = [replaced_module, replaced_module_and_record_hashes, record_without
               record_of_another_user]
 
 
+OTHER_KEY = "other-key"
+
+
+@pytest.fixture(scope="module")
+def tampered(sandbox):
+    """Every tampering case compiled (one batch), tampered with, then run (a second batch):
+    {case: (compiled directory, marker, expected message, [run result, Runtime result])}."""
+    before = sandbox.outside_state()
+    packages, compiles = {}, {}
+    for tamper in [*TAMPERINGS, None]:
+        case = tamper.__name__ if tamper else "untouched"
+        package = sandbox.package(case)
+        output = package.parent / (package.name + "-out")
+        environment = {"MPLC_BUILD_KEY_FILE": str(sandbox.home / OTHER_KEY)} \
+            if tamper is record_of_another_user else {}
+        packages[case] = (tamper, package, output)
+        compiles[case] = [{"argv": ["compile", str(package), "-o", str(output)], "env": environment}]
+    compiled = sandbox.batch(compiles)
+    runs, cases = {}, {}
+    for case, (tamper, package, output) in packages.items():
+        assert compiled[case][0]["returncode"] == 0, compiled[case][0]["stderr"]
+        [directory] = [output / entry for entry in os.listdir(output)]
+        marker = package.parent / (package.name + "-imported")
+        message = tamper(sandbox, directory, marker) if tamper else None
+        cases[case] = (directory, marker, message)
+        runs[case] = [{"argv": ["run", "--path", str(output), "--model", MAIN, "--method", "run"]},
+                      {"runtime": [str(directory)]}]
+    results = sandbox.batch(runs)
+    yield {case: (*cases[case], results[case]) for case in cases}
+    assert sandbox.outside_state() == before
+
+
 @pytest.mark.parametrize("tamper", TAMPERINGS, ids=lambda tamper: tamper.__name__)
-def test_compiled_output_is_imported_only_as_this_users_mplc_wrote_it(tamper, contained):
-    sandbox = contained
-    environment = ({"MPLC_BUILD_KEY_FILE": str(sandbox.home / "other-key")}
-                   if tamper is record_of_another_user else {})
-    directory, marker = _compiled(sandbox, tamper.__name__, **environment)
-    message = tamper(sandbox, directory, marker)
-    run = sandbox.run(directory.parent)
-    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
-    assert f"{directory / 'mplc-build.json'}:1:1: error: " in run.stderr
-    assert message in run.stderr and "[E-UNTRUSTED-BUILD]" in run.stderr
+def test_compiled_output_is_imported_only_as_this_users_mplc_wrote_it(tamper, tampered):
+    directory, marker, message, (run, runtime) = tampered[tamper.__name__]
+    assert run["returncode"] == 2 and "Traceback" not in run["stderr"], run["stderr"]
+    assert f"{directory / 'mplc-build.json'}:1:1: error: " in run["stderr"]
+    assert message in run["stderr"] and "[E-UNTRUSTED-BUILD]" in run["stderr"]
+    assert "E-UNTRUSTED-BUILD" in runtime["returncode"]
     assert not marker.exists()
-    from_python = sandbox.python(f"import mplc\nmplc.Runtime([{str(directory)!r}])")
-    assert "E-UNTRUSTED-BUILD" in from_python.stderr and not marker.exists()
 
 
-def test_untouched_compiled_output_runs(contained):
+def test_untouched_compiled_output_runs(tampered):
     """The control case: the same steps without tampering run."""
-    sandbox = contained
-    directory, marker = _compiled(sandbox, "untouched")
-    run = sandbox.run(directory.parent)
-    assert (run.returncode, result_of(run)["result"]) == (0, 1), run.stderr
+    directory, marker, message, (run, runtime) = tampered["untouched"]
+    assert (run["returncode"], json.loads(run["stdout"])["result"]) == (0, 1), run["stderr"]
+    assert runtime["returncode"] == 0, runtime["stderr"]
 
 
 def _forged_members(sandbox, marker):
@@ -145,47 +158,60 @@ def _zip_package(sandbox, name, extra):
     return archive
 
 
-def test_fetch_writes_only_source_files(contained):
-    """A repository zip with a forged __init__.pyc and build record: fetch leaves them out, and
-    the fetched package runs from its sources (the forged code never runs)."""
-    sandbox = contained
+@pytest.fixture(scope="module")
+def forged_sources(sandbox):
+    """A repository zip, a package zip and an unpacked package directory, each carrying a
+    forged __init__.pyc and a build record listing it; fetched and run in one batch."""
+    before = sandbox.outside_state()
     repository = sandbox.folder("repository")
     (repository / "apps").mkdir()
-    marker = repository / "imported"
-    archive = _zip_package(sandbox, "fetched", _forged_members(sandbox, marker))
+    markers = {case: sandbox.work / f"{case}-imported" for case in ("fetched", "zipped", "unpacked")}
+    archive = _zip_package(sandbox, "fetched", _forged_members(sandbox, markers["fetched"]))
     shutil.copyfile(archive, repository / "apps" / "com.example.hostile.zip")
-    output = repository.parent / "fetched-out"
-    fetched = sandbox.mplc("fetch", "com.example.hostile", "--repo", repository, "-o", output)
-    assert fetched.returncode == 0, fetched.stderr
+    fetched = repository.parent / "fetched-out"
+    zipped = _zip_package(sandbox, "zipped", _forged_members(sandbox, markers["zipped"]))
+    unpacked = sandbox.package("unpacked")
+    for member, data in _forged_members(sandbox, markers["unpacked"]).items():
+        (unpacked / member).parent.mkdir(parents=True, exist_ok=True)
+        (unpacked / member).write_bytes(data)
+    run = ["run", "--model", MAIN, "--method", "run", "--path"]
+    results = sandbox.batch({
+        "fetched": [{"argv": ["fetch", "com.example.hostile", "--repo", str(repository), "-o", str(fetched)]},
+                    {"argv": run + [str(fetched)]}],
+        "zipped": [{"argv": run + [str(zipped)]}],
+        "unpacked": [{"argv": run + [str(unpacked)]}],
+    })
+    yield results, markers, fetched
+    assert sandbox.outside_state() == before
+
+
+def test_fetch_writes_only_source_files(forged_sources):
+    """A repository zip with a forged __init__.pyc and build record: fetch leaves them out, and
+    the fetched package runs from its sources (the forged code never runs)."""
+    results, markers, output = forged_sources
+    fetch, run = results["fetched"]
+    assert fetch["returncode"] == 0, fetch["stderr"]
     written = sorted(os.path.relpath(os.path.join(d, n), output) for d, _, names in os.walk(output)
                      for n in names)
     assert written == ["com.example.hostile-0.0.0/Classes/Main.yaml",
                        "com.example.hostile-0.0.0/manifest.yaml"]
-    run = sandbox.run(output)
-    assert (run.returncode, result_of(run)["result"]) == (0, 1), run.stderr
-    assert not marker.exists()
+    assert (run["returncode"], json.loads(run["stdout"])["result"]) == (0, 1), run["stderr"]
+    assert not markers["fetched"].exists()
 
 
-def test_a_zip_given_as_a_package_runs_from_its_sources(contained):
-    sandbox = contained
-    marker = sandbox.work / "zip-imported"
-    archive = _zip_package(sandbox, "zipped", _forged_members(sandbox, marker))
-    run = sandbox.run(archive)
-    assert (run.returncode, result_of(run)["result"]) == (0, 1), run.stderr
-    assert not marker.exists()
+def test_a_zip_given_as_a_package_runs_from_its_sources(forged_sources):
+    results, markers, _ = forged_sources
+    [run] = results["zipped"]
+    assert (run["returncode"], json.loads(run["stdout"])["result"]) == (0, 1), run["stderr"]
+    assert not markers["zipped"].exists()
 
 
-def test_sources_carrying_a_forged_build_record_are_refused(contained):
+def test_sources_carrying_a_forged_build_record_are_refused(forged_sources):
     """An unpacked hostile package directory looks like compiled output: it is refused."""
-    sandbox = contained
-    marker = sandbox.work / "unpacked-imported"
-    package = sandbox.package("unpacked")
-    for member, data in _forged_members(sandbox, marker).items():
-        (package / member).parent.mkdir(parents=True, exist_ok=True)
-        (package / member).write_bytes(data)
-    run = sandbox.run(package)
-    assert run.returncode == 2 and "[E-UNTRUSTED-BUILD]" in run.stderr, run.stderr
-    assert not marker.exists()
+    results, markers, _ = forged_sources
+    [run] = results["unpacked"]
+    assert run["returncode"] == 2 and "[E-UNTRUSTED-BUILD]" in run["stderr"], run["stderr"]
+    assert not markers["unpacked"].exists()
 
 
 # -- 2. nothing outside the package is read -----------------------------------------------
@@ -257,43 +283,59 @@ LINKS = [classes_file, classes_folder, resources_file, resources_device, resourc
          ui_file, ui_folder, manifest, logo]
 
 
-@pytest.mark.parametrize("command", ["check", "compile", "run"])
-@pytest.mark.parametrize("link", LINKS, ids=lambda link: link.__name__)
-def test_links_out_of_the_package_are_refused_unread(link, command, contained):
-    sandbox = contained
-    package = sandbox.package(f"{link.__name__}-{command}", body=["- Return: sys:Resources.string(x)"])
-    refused = link(sandbox, package)
-    if command == "check":
-        completed = sandbox.mplc("check", package)
-    elif command == "compile":
-        completed = sandbox.mplc("compile", package, "-o", package.parent / (package.name + "-out"))
-    else:
-        completed = sandbox.run(package)
-    assert completed.returncode == (2 if command == "run" else 1), completed.stderr
-    for relative in refused:
-        assert (f"{os.path.join(package, relative)}:1:1: error: a link leading out of the package: "
-                "mplc reads nothing outside a package") in completed.stderr
-    assert "[E-OUTSIDE-PACKAGE]" in completed.stderr and "Traceback" not in completed.stderr
-    assert not (package.parent / (package.name + "-out")).exists()
-    assert sandbox.leaked(completed.stdout, completed.stderr) == []
+COMMANDS = ["check", "compile", "run"]
 
 
-def test_resources_read_no_file_outside_the_package(contained):
-    """Resources.string() of a path leading out of Resources/ fails as the reference's does."""
-    sandbox = contained
+@pytest.fixture(scope="module")
+def linked(sandbox):
+    """Every link case under check, compile and run, plus the Resources cases, in one batch:
+    {case: (package, refused paths, [result per command])}."""
+    before = sandbox.outside_state()
+    cases, commands = {}, {}
+    for link in LINKS:
+        package = sandbox.package(link.__name__, body=["- Return: sys:Resources.string(x)"])
+        cases[link.__name__] = (package, link(sandbox, package))
+        commands[link.__name__] = [
+            {"argv": ["check", str(package)]},
+            {"argv": ["compile", str(package), "-o", str(package.parent / (package.name + "-out"))]},
+            {"argv": ["run", "--path", str(package), "--model", MAIN, "--method", "run"]}]
     escape = os.path.relpath(sandbox.secret, sandbox.work / "x" / "Resources")
     package = sandbox.package("resource-escape", body=[f"- Return: sys:Resources.string({escape!r})"])
-    run = sandbox.run(package)
-    assert run.returncode == 1
-    assert "outside the package's Resources folder" in result_of(run)["error"]["message"]
-    assert sandbox.leaked(run.stdout, run.stderr) == []
+    cases["resource-escape"] = (package, [])
+    inner = sandbox.package("inner-link", body=["- Return: sys:Resources.string(x)"],
+                            resources={"real.txt": "inside"})
+    os.symlink("real.txt", inner / "Resources" / "x")
+    cases["inner-link"] = (inner, [])
+    for case in ("resource-escape", "inner-link"):
+        commands[case] = [{"argv": ["run", "--path", str(cases[case][0]), "--model", MAIN, "--method", "run"]}]
+    results = sandbox.batch(commands)
+    yield {case: (*cases[case], results[case]) for case in cases}
+    assert sandbox.outside_state() == before
 
 
-def test_links_inside_the_package_are_read(contained):
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("link", LINKS, ids=lambda link: link.__name__)
+def test_links_out_of_the_package_are_refused_unread(link, command, linked, sandbox):
+    package, refused, results = linked[link.__name__]
+    completed = results[COMMANDS.index(command)]
+    assert completed["returncode"] == (2 if command == "run" else 1), completed["stderr"]
+    for relative in refused:
+        assert (f"{os.path.join(package, relative)}:1:1: error: a link leading out of the package: "
+                "mplc reads nothing outside a package") in completed["stderr"]
+    assert "[E-OUTSIDE-PACKAGE]" in completed["stderr"] and "Traceback" not in completed["stderr"]
+    assert not (package.parent / (package.name + "-out")).exists()
+    assert sandbox.leaked(completed["stdout"], completed["stderr"]) == []
+
+
+def test_resources_read_no_file_outside_the_package(linked, sandbox):
+    """Resources.string() of a path leading out of Resources/ fails as the reference's does."""
+    _, _, [run] = linked["resource-escape"]
+    assert run["returncode"] == 1
+    assert "outside the package's Resources folder" in json.loads(run["stdout"])["error"]["message"]
+    assert sandbox.leaked(run["stdout"], run["stderr"]) == []
+
+
+def test_links_inside_the_package_are_read(linked):
     """The control case: a link to a file of the package itself is that file."""
-    sandbox = contained
-    package = sandbox.package("inner-link", body=["- Return: sys:Resources.string(x)"],
-                              resources={"real.txt": "inside"})
-    os.symlink("real.txt", package / "Resources" / "x")
-    run = sandbox.run(package)
-    assert (run.returncode, result_of(run)["result"]) == (0, "inside"), run.stderr
+    _, _, [run] = linked["inner-link"]
+    assert (run["returncode"], json.loads(run["stdout"])["result"]) == (0, "inside"), run["stderr"]
