@@ -73,6 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+    serve.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="time limit of one model builder call; its worker is stopped after it")
+    serve.add_argument("--workers", type=int, default=2, metavar="N",
+                       help="worker processes running model builders (calls beyond N wait)")
+    serve.add_argument("--idle-timeout", type=float, default=5.0, metavar="SECONDS",
+                       help="close connections that send no complete request for this long")
+    serve.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="answer 408 when a request body takes longer than this to arrive")
 
     from mplc.commands import fetch
     fetch.add_arguments(commands)
