@@ -15,6 +15,7 @@ from mplc import buildrecord
 from mplc.codegen import BUILD_FILE, cache_key, write_package
 from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
 from mplc.ir import Pos
+from mplc.runtime.limits import TimeBudget
 
 CORE_LIBRARY = "io.murano"
 CORE_LIBRARY_PATH = os.path.join(os.path.dirname(__file__), "corelib", CORE_LIBRARY)
@@ -153,9 +154,13 @@ class Runtime:
     """
 
     def __init__(self, paths: Iterable[str] | str, *, cache_dir: str | None = None,
-                 default_format: str | None = None, trace: bool = False, fast_paths: bool = True):
+                 default_format: str | None = None, trace: bool = False, fast_paths: bool = True,
+                 timeout: float | None = None):
         """``trace=True`` defines a global ``trace(value)`` collecting into ``rt.traces``;
-        ``fast_paths=False`` compiles source packages with every expression fast path off."""
+        ``fast_paths=False`` compiles source packages with every expression fast path off;
+        ``timeout``: seconds each load, new, call and finish may run MuranoPL code before it
+        stops with ``TimeLimitError`` (TimeLimitExceeded; the objects stay as they are)."""
+        self.timeout = TimeBudget(timeout).seconds  # a ValueError for what is no time limit
         if isinstance(paths, (str, bytes, os.PathLike)):
             paths = [paths]
         paths = [os.fsdecode(path) for path in paths]
@@ -181,10 +186,12 @@ class Runtime:
 
     def load(self, model: Any) -> "MuranoObjectProxy":
         """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""
-        return self._wrap(self.executor.load(model))
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            return self._wrap(self.executor.load(model))
 
     def new(self, class_name: str, **properties: Any) -> "MuranoObjectProxy":
-        return self._wrap(self.executor.new(class_name, **properties))
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            return self._wrap(self.executor.new(class_name, **properties))
 
     def call(self, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
         """Call a MuranoPL method (any scope) on an object, as the engine calls a deployment's."""
@@ -192,8 +199,9 @@ class Runtime:
 
         if not isinstance(_unwrap(obj), (MuranoObject, MuranoType, TypeReference)):
             raise TypeError(f"call needs a MuranoPL object or type, not {type(obj).__name__}")
-        return self._wrap(self.executor.call(_unwrap(obj), method, tuple(_unwrap(a) for a in args),
-                                             {key: _unwrap(value) for key, value in kwargs.items()}))
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            return self._wrap(self.executor.call(_unwrap(obj), method, tuple(_unwrap(a) for a in args),
+                                                 {key: _unwrap(value) for key, value in kwargs.items()}))
 
     def serialize(self) -> Any:
         return self.executor.serialize()
@@ -208,7 +216,8 @@ class Runtime:
     def finish(self) -> None:
         """End the run as the engine does: destroy what the model no longer keeps and clear
         static properties (``mplc run`` does this after the call, failed or not)."""
-        self.executor.finish()
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            self.executor.finish()
 
     @property
     def traces(self) -> list:

@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="start the simulated cloud with the Heat stacks of a previous run's output "
                           "and the agent answers of its agentResults (README)")
     run.add_argument("--repeat", type=int, default=1, metavar="N")
+    run.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                     help="stop the run (loading, the call, the end-of-run destruction) after this "
+                          "many seconds with a TimeLimitExceeded error; what was deployed is kept")
     run.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
 
     schema = commands.add_parser("schema", help="json-schema of a class's forms specification")

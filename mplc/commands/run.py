@@ -23,6 +23,7 @@ import time
 from mplc.commands import UsageError
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
+from mplc.runtime.limits import TimeBudget, TimeLimitError
 
 
 def _parse_json(text: str, where: str, what: str = ""):
@@ -180,6 +181,9 @@ def main(args) -> int:
         raise UsageError("no --path given")
     if args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and not (0 < timeout < float("inf")):
+        raise UsageError(f"--timeout must be a positive number of seconds, not {timeout:g}")
     call_args = _json_argument(args.args, list, "--args")
     call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
     model, model_text = read_model(args.model)
@@ -198,14 +202,16 @@ def main(args) -> int:
     output = {"result": None, "error": None, "traces": [], "model": None}
     timings = []
     loaded = False
+    budget = TimeBudget(timeout, "its time limit (--timeout)")
     try:
-        root = executor.load(model)
-        loaded = True
-        result = None
-        for _ in range(args.repeat if root is not None else 0):  # no objects: the engine calls nothing
-            started = time.perf_counter()
-            result = executor.call(root, args.method, tuple(call_args), call_kwargs)
-            timings.append(time.perf_counter() - started)
+        with budget:
+            root = executor.load(model)
+            loaded = True
+            result = None
+            for _ in range(args.repeat if root is not None else 0):  # no objects: the engine calls nothing
+                started = time.perf_counter()
+                result = executor.call(root, args.method, tuple(call_args), call_kwargs)
+                timings.append(time.perf_counter() - started)
         output["result"] = executor.render(result)
     except MuranoPlException as error:
         output["error"] = {"type": error.type_name, "message": str(error), "details": error.format()}
@@ -227,7 +233,11 @@ def main(args) -> int:
         output["error"] = {"type": error.type_name, "message": str(error)}
     except Exception as error:  # as the engine reports a Python error escaping MuranoPL code
         output["error"] = {"type": type(error).__name__, "message": str(error)}
-    executor.finish()
+    try:
+        with budget:  # the same deadline: a run out of time destroys nothing more
+            executor.finish()
+    except TimeLimitError as error:
+        output["error"] = output["error"] or {"type": error.type_name, "message": str(error)}
     for warning in executor.warnings:
         print(f"mplc run: warning: {warning}", file=sys.stderr)
     output["traces"] = executor.render(runtime.traces)
