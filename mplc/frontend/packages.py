@@ -77,6 +77,7 @@ class DirectorySource(Source):
     def __init__(self, root: str, display_root: str):
         super().__init__(root, display_root)
         self.outside: list[str] = []
+        self.reported: set[str] = set()
 
     def exists(self, relative: str) -> bool:
         return os.path.isfile(os.path.join(self.root, *relative.split("/")))
@@ -84,6 +85,7 @@ class DirectorySource(Source):
     def read(self, relative: str, sink: DiagnosticSink) -> bytes | None:
         path = os.path.join(self.root, *relative.split("/"))
         if not resolves_inside(self.root, path):
+            self.reported.add(relative)
             report_outside(sink, self.display(relative))
             return None
         try:
@@ -324,8 +326,9 @@ class PackageLoader:
             if logo is not None and os.path.lexists(os.path.join(source.root, logo)) \
                     and not resolves_inside(source.root, os.path.join(source.root, logo)):
                 source.outside.append(logo)
-            for relative in source.outside:
-                report_outside(self.sink, source.display(relative))
+            for relative in dict.fromkeys(source.outside):
+                if relative not in source.reported:
+                    report_outside(self.sink, source.display(relative))
         return package
 
     def _ui_definition(self, source: Source, manifest: ir.Manifest):

@@ -209,12 +209,21 @@ _BOUNDED = (
 
 
 def register(context):
-    """Register over yaql's own (same names and parameters) the functions whose result can be
-    far larger than their arguments, checking the result's size before they build it."""
-    for original, bounded in _BOUNDED:
-        definition = specs.get_function_definition(original, convention=expressions.CONVENTION)
-        definition.payload = bounded
-        context.register_function(definition)
+    """Bound, in ``context`` and the contexts above it (yaql's library), the functions whose
+    result can be far larger than their arguments: each definition of yaql's keeps its name,
+    parameters and layer (legacy formats turn some into extension methods, which needs them
+    in one layer) and gets a payload that checks the result's size before building it."""
+    bounded = {original: replacement for original, replacement in _BOUNDED}
+    names = {specs.get_function_definition(original, convention=expressions.CONVENTION).name
+             for original in bounded}
+    scope = context
+    while scope is not None:
+        for name in names:
+            for definition in scope.get_functions(name)[0]:
+                replacement = bounded.get(definition.payload)
+                if replacement is not None:
+                    definition.payload = replacement
+        scope = scope.parent
     return context
 
 
