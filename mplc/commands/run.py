@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import os
 import re
 import statistics
@@ -24,13 +25,16 @@ from mplc.commands import UsageError
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
 from mplc.runtime.limits import TimeBudget, TimeLimitError
+from mplc.runtime.serialization import non_finite_numbers
 
 
 def _parse_json(text: str, where: str, what: str = ""):
     """The value of the JSON ``text``; else a UsageError naming ``where`` and, for a syntax
     error, its line and column."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
+    except _NotJson as error:
+        raise UsageError(f"{what}{where}: {error}") from None
     except json.JSONDecodeError as error:
         raise UsageError(f"{what}{where}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
     except RecursionError:
@@ -38,6 +42,18 @@ def _parse_json(text: str, where: str, what: str = ""):
     except ValueError:  # the one other failure of json.loads: Python's limit on integer digits
         raise UsageError(f"{what}{where}: a JSON number has more than {sys.get_int_max_str_digits()} "
                          f"digits") from None
+
+
+class _NotJson(ValueError):
+    pass
+
+
+def _refuse_constant(name):
+    """NaN, Infinity and -Infinity, which Python's json reads but JSON does not have."""
+    raise _NotJson(f"{name} is not JSON (NaN and infinities are refused)")
+
+
+ARGUMENT_NAME = re.compile(r"(?!\d)\w+")
 
 
 def _json_argument(text: str | None, kind: type, option: str):
@@ -55,9 +71,30 @@ def _json_text(output: dict) -> str:
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
-        return json.dumps(output, indent=1, sort_keys=False, default=str)
+        try:
+            return json.dumps(output, indent=1, sort_keys=False, default=str, allow_nan=False)
+        except ValueError:  # NaN or an infinity: never written as such (not JSON)
+            for _, location, value in non_finite_numbers(output, ""):
+                path = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in location)
+                print(f"mplc run: warning: {path.lstrip('.')}: {value!r} is no JSON number; written "
+                      f"as the string {json.dumps(_FLOAT_NAMES[str(value)])}", file=sys.stderr)
+            return json.dumps(_finite(output), indent=1, sort_keys=False, default=str, allow_nan=False)
     finally:
         sys.set_int_max_str_digits(limit)
+
+
+_FLOAT_NAMES = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def _finite(value):
+    """``value`` with every NaN and infinity replaced by its name as a string."""
+    if type(value) is float and not math.isfinite(value):
+        return _FLOAT_NAMES[str(value)]
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
 
 
 def read_model(model: str):
@@ -186,6 +223,10 @@ def main(args) -> int:
         raise UsageError(f"--timeout must be a positive number of seconds, not {timeout:g}")
     call_args = _json_argument(args.args, list, "--args")
     call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
+    for name in call_kwargs:
+        if not ARGUMENT_NAME.fullmatch(name) or name.startswith("__"):
+            raise UsageError(f"--kwargs: {json.dumps(name)} is not an argument name: a MuranoPL "
+                             "argument name is letters, digits and _, not starting with a digit or __")
     model, model_text = read_model(args.model)
     stacks, agent_results = read_cloud(args.cloud) if args.cloud else ({}, None)
     try:

@@ -115,6 +115,39 @@ def _import_package(path: str):
     return spec, classes
 
 
+def _defined_ids(data):
+    """The ids of the objects a model's data defines (``?: {id: ...}`` headers), walked
+    without recursion."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            header = value.get("?")
+            if isinstance(header, dict) and isinstance(header.get("id"), str):
+                yield header["id"]
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+
+
+def _holds_non_finite(data) -> bool:
+    """Whether plain data (dicts, lists, tuples) holds a NaN or infinite float."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if type(value) is float:
+            if value != value or value in (_INFINITY, -_INFINITY):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            pending.extend(value)
+    return False
+
+
+_INFINITY = float("inf")
+
+
 class Executor:
     _active: list = []
 
@@ -696,6 +729,10 @@ class Executor:
             finally:
                 if collecting:
                     gc.enable()
+            if self.objects.by_id:
+                for object_id in _defined_ids(model.get("Objects") if "Objects" in model else model):
+                    if self.objects.get(object_id) is not None:
+                        raise errors.ObjectIdInUse(object_id)
             try:
                 root = self.load_document(model)
             except errors.NoObjectFoundError as error:
@@ -733,6 +770,12 @@ class Executor:
     def call(self, obj, method_name, args=(), kwargs=None):
         """Call a method from outside; errors of native methods become MuranoPL exceptions
         here, as they do when MuranoPL code calls them."""
+        for name in kwargs or ():
+            if not isinstance(name, str) or not utils.is_keyword(name):
+                raise TypeError(f"{name!r} is not an argument name: a MuranoPL argument name is "
+                                "letters, digits and _, not starting with a digit or __")
+        if _holds_non_finite((args, kwargs)):
+            raise ValueError("an argument holds NaN or an infinity, which are no JSON numbers")
         from mplc.runtime.statements import to_murano_exception
         with self.active():
             target = obj.type if isinstance(obj, TypeReference) else obj
