@@ -4,7 +4,7 @@ table of hostile cases pays Python's and mplc's start-up once.
     python hostile_driver.py COMMANDS.json RESULTS.json
 
 COMMANDS.json: ``{case id: [command, ...]}``; a command is ``{"argv": [...]}`` (``mplc ARGV``)
-or ``{"runtime": [paths]}`` (``mplc.Runtime(paths)``), with optional ``"env"`` set while it
+or ``{"runtime": [paths]}`` (``mplc.Runtime(paths)``) or ``{"python": code}``, with optional ``"env"`` set while it
 runs. RESULTS.json gets ``{case id: [{"returncode", "stdout", "stderr"}, ...]}``.
 """
 
@@ -26,6 +26,9 @@ def run(command):
                 if "argv" in command:
                     from mplc.cli import main
                     code = main(command["argv"])
+                elif "python" in command:
+                    exec(command["python"], {"__name__": "hostile_case"})
+                    code = 0
                 else:
                     import mplc
                     mplc.Runtime(command["runtime"])
