@@ -211,7 +211,8 @@ class Runtime:
         return self.executor.render(_unwrap(value))
 
     def collect_garbage(self) -> None:
-        self.executor.collect_garbage()
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            self.executor.collect_garbage()
 
     def finish(self) -> None:
         """End the run as the engine does: destroy what the model no longer keeps and clear
