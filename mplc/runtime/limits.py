@@ -61,14 +61,22 @@ def check_repeat(engine, item, count) -> None:
 
 
 def check_power(engine, base, exponent, modulo=None) -> None:
-    """``pow(base, exponent)`` of integers: the result has about exponent * bits(base) bits.
-    (A float power overflows at once; a modular power stays below the modulus.)"""
-    if modulo is not None or type(base) is not int or type(exponent) is not int or exponent <= 0:
+    """``pow(base, exponent[, modulo])`` of integers: the result has about exponent * bits(base)
+    bits; a modular power stays below its modulus but costs about bits(exponent) multiplications
+    of numbers as long as the modulus (done in C, where no time limit reaches it)."""
+    if type(base) is not int or type(exponent) is not int or exponent <= 0:
+        return
+    if modulo is not None:
+        if type(modulo) is int and exponent.bit_length() * max(abs(modulo).bit_length(), 64) > MAX_MODULAR_WORK:
+            raise yaql_exceptions.MemoryQuotaExceededException()
         return
     bits = abs(base).bit_length()
     if bits <= 1:
         return  # 0, 1 and -1 stay small
     check_bytes(engine, (bits - 1) * exponent // 8)
+
+
+MAX_MODULAR_WORK = 1 << 26  # bits(exponent) * bits(modulus): 8192-bit RSA is 2**26
 
 
 def check_text(engine, value) -> None:

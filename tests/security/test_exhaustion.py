@@ -23,6 +23,7 @@ MEMORY = [
     ("format-many-fields", ["- $s: str(x) * 400000", "- Return: format('{0}{0}{0}{0}{0}{0}{0}{0}', $s)"],
      [], QUOTA),
     ("pow", ["- Return: pow(2, 10000000000)"], [], QUOTA),
+    ("pow-modular", ["- $m: pow(7, 300000)", "- Return: pow(3, $m, $m + 2)"], [], QUOTA),
     ("pow-in-arithmetic", ["- Return: 2 * pow(3, 100000000) + 1"], [], QUOTA),
     ("string-repeat", ["- Return: str(ab) * 1000000000"], [], QUOTA),
     ("string-repeat-argument", ["- Return: str(ab) * $n"], [1000000000], QUOTA),
@@ -47,6 +48,7 @@ MEMORY = [
 ORDINARY = [
     ("format-ordinary", ["- Return: format('{0:>8}|{1:.3f}|{2}', 1, 2.5, abc)"], [], "       1|2.500|abc"),
     ("pow-ordinary", ["- Return: pow(2, 100)"], [], 2 ** 100),
+    ("pow-modular-ordinary", ["- Return: pow(3, 1000, 7)"], [], pow(3, 1000, 7)),
     ("join-ordinary", ["- Return: range(3).select(str($)).join(',')"], [], "0,1,2"),
     ("resource-yaml-aliases", ["- Return: sys:Resources.yaml('aliases.yaml')"], [], {"a": [1, 2], "b": [1, 2]}),
     ("dict-key-by-key", ["- $d: {}", "- $i: 0", "- While: $i < $n", "  Do:", "    - $d[str($i)]: $i",
