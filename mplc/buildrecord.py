@@ -17,7 +17,6 @@ run it is in ``identity()``: one place to add a version to.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import importlib.util
@@ -27,6 +26,7 @@ import secrets
 import stat
 
 import mplc
+from mplc import abi
 
 BUILD_FILE = "mplc-build.json"
 RECORD_FORMAT = 2  # the layout of the record itself; older records (no file hashes) are refused
@@ -60,27 +60,11 @@ class BuildRecordError(Exception):
         self.path = path
 
 
-@functools.cache
-def compiler_fingerprint() -> str:
-    """sha256 over mplc's own Python files: what the version number means for a release, exactly,
-    also for a development checkout whose code changes under an unchanged version."""
-    digest = hashlib.sha256()
-    package_root = os.path.dirname(os.path.abspath(mplc.__file__))
-    for directory, subdirectories, files in os.walk(package_root):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in ("__pycache__", "corelib"))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(directory, name)
-                digest.update(os.path.relpath(path, package_root).encode("utf-8") + b"\0")
-                with open(path, "rb") as handle:
-                    digest.update(hashlib.sha256(handle.read()).digest())
-    return digest.hexdigest()
-
-
 def identity() -> dict:
     """The fields saying which code wrote a compiled package; a record whose fields differ was
-    written by another mplc (or for another Python) and is stale. Add ABI versions here."""
-    return {"record": RECORD_FORMAT, "mplc": mplc.__version__, "compiler": compiler_fingerprint(),
+    written by another mplc (or for another Python) and is stale. ``compiler`` is
+    ``abi.compatibility_key()`` (mplc version, ABI version, bytecode magic)."""
+    return {"record": RECORD_FORMAT, "mplc": mplc.__version__, "compiler": abi.compatibility_key(),
             "magic": importlib.util.MAGIC_NUMBER.hex()}
 
 
@@ -188,7 +172,7 @@ def verify(directory: str) -> dict:
                                f"(its build record's signature does not match the key in {key_file()}); "
                                "compiled output is code: compile the package's sources yourself",
                                record_path)
-    if record.get("compiler") != compiler_fingerprint():
+    if record.get("compiler") != abi.compatibility_key():
         raise BuildRecordError(STALE, "compiled by another mplc (its code differs from this one's): "
                                "compile the package again with this mplc", record_path)
     if any(record.get(name) != value for name, value in identity().items()):

@@ -20,11 +20,11 @@ from importlib._bootstrap_external import _code_to_timestamp_pyc
 from types import CodeType
 
 import mplc
-from mplc import buildrecord, ir
-from mplc.buildrecord import BUILD_FILE, BuildRecordError, compiler_fingerprint
-from mplc.containment import resolves_inside
+from mplc import abi, buildrecord, ir
+from mplc.buildrecord import BUILD_FILE, BuildRecordError
 from mplc.codegen.classes import class_module, package_module
 from mplc.codegen.readable import readable_source
+from mplc.containment import resolves_inside
 
 SOURCE_SUFFIX = ".src.py"
 
@@ -55,11 +55,10 @@ def _source_files(root: str) -> list[tuple[str, str]]:
 
 
 def cache_key(root: str, *options: str) -> str:
-    """sha256 over the sources (paths and bytes), mplc's version and code, the bytecode magic and
-    options."""
+    """sha256 over the sources (paths and bytes), what compiled output must match to run
+    (``abi.compatibility_key``: mplc's version, the ABI version, the bytecode magic) and options."""
     digest = hashlib.sha256()
-    for part in (os.path.abspath(root), mplc.__version__, compiler_fingerprint(),
-                 importlib.util.MAGIC_NUMBER.hex(), *options):
+    for part in (os.path.abspath(root), abi.compatibility_key(), *options):
         digest.update(part.encode("utf-8") + b"\0")
     for relative, path in _source_files(root):
         digest.update(relative.encode("utf-8") + b"\0")
@@ -153,10 +152,9 @@ def read_build_key(package_directory: str) -> str | None:
 
 
 def built_by_this_compiler(package_directory: str) -> bool:
-    """Whether this mplc's code (``compiler_fingerprint``) wrote the compiled package: the
-    modules call the runtime as the mplc that wrote them does, so another mplc's output may
-    run wrongly."""
-    return buildrecord.read_field(package_directory, "compiler") == compiler_fingerprint()
+    """Whether the compiled package was written for this runtime (``abi.compatibility_key``):
+    the modules call the runtime through the ABI their mplc declared."""
+    return buildrecord.read_field(package_directory, "compiler") == abi.compatibility_key()
 
 
 def _intact(package_directory: str) -> bool:
