@@ -9,6 +9,7 @@ from mplc import ir
 from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.ast_parts import RUNTIME, constant, holds_expression, load, runtime_call, store
 from mplc.codegen.expressions import ModuleBuilder
+from mplc.codegen.sharing import share_identical_functions
 from mplc.codegen.int_variables import int_bit_bounds, int_variables, normal_variable_name
 from mplc.codegen.statements import DirectArgument, StatementCompiler
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
@@ -63,7 +64,8 @@ class ClassModuleCompiler:
         )
         assign = at.Assign(targets=[store(at, "CLASS")], value=spec)
         instructions = [self.instructions.definition(at)] if self.instructions.entries else []
-        return _module(_prologue(at) + [engine] + self.builder.definitions + instructions + [assign])
+        return _module(share_identical_functions(_prologue(at) + [engine] + self.builder.definitions + instructions
+                                                 + [assign]))
 
     def _by_name(self, at: PyAst, members, compile_member) -> ast.expr:
         return at.Dict(keys=[PyAst(member.pos).Constant(value=member.name) for member in members],
