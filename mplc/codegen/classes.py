@@ -9,7 +9,8 @@ from mplc import ir
 from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.ast_parts import RUNTIME, constant, holds_expression, load, runtime_call, store
 from mplc.codegen.expressions import ModuleBuilder
-from mplc.codegen.sharing import share_identical_functions
+from mplc.codegen.sharing import share_identical_definitions
+from mplc.codegen.steps import split_into_steps
 from mplc.codegen.int_variables import int_bit_bounds, int_variables, normal_variable_name
 from mplc.codegen.statements import DirectArgument, StatementCompiler
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
@@ -64,8 +65,10 @@ class ClassModuleCompiler:
         )
         assign = at.Assign(targets=[store(at, "CLASS")], value=spec)
         instructions = [self.instructions.definition(at)] if self.instructions.entries else []
-        return _module(share_identical_functions(_prologue(at) + [engine] + self.builder.definitions + instructions
-                                                 + [assign]))
+        module = _module(_prologue(at) + [engine] + self.builder.definitions + instructions + [assign])
+        split_into_steps(module)
+        module.body = share_identical_definitions(module.body)
+        return module
 
     def _by_name(self, at: PyAst, members, compile_member) -> ast.expr:
         return at.Dict(keys=[PyAst(member.pos).Constant(value=member.name) for member in members],

@@ -1,4 +1,4 @@
-"""One definition for identical hoisted functions of a module.
+"""One definition for identical hoisted functions and argument objects of a module.
 
 Codegen hoists a function per expression, item function, query loop and contract where it
 meets one; the same text at several places (``$person`` read three times,
@@ -10,7 +10,12 @@ a function whose frame is never among them is shared across lines. That is one t
 constant or reads one variable (it calls nothing that could raise or look at the stack), and
 a contract validator made of contract primitives alone (a violation is raised anew outside
 it, so its frame is in no traceback; one calling a predicate or an expression keeps its
-lines)."""
+lines).
+
+Module-level argument objects (``_LN`` lazy arguments, ``_AN`` argument tuples, ``_RN``
+mapping rules, ``_KN`` constants, ``_TN`` assignment targets) are immutable and no cache is
+keyed on them, so equal ones are shared the same way. Call sites (``_MN``, ``_PN``) are not:
+the runtime keeps per-site state keyed on them."""
 
 from __future__ import annotations
 
@@ -24,10 +29,12 @@ SHARED = re.compile(r"_(?:f|i|n|s|contract)\d+(?:_item\d+)*")
 query-loop functions, contract validators. Method bodies (``_bodyN``) and Parallel branches are
 never shared: the runtime tells methods apart by their code objects."""
 
+SHARED_VALUES = re.compile(r"_[LARKT]\d+")
 
-def share_identical_functions(statements: list[ast.stmt]) -> list[ast.stmt]:
-    """A module body without the later copies of identical shareable functions; every name of a
-    dropped copy, anywhere in the body, reads the name of the copy kept."""
+
+def share_identical_definitions(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """A module body without the later copies of identical shareable definitions; every name of
+    a dropped copy, anywhere in the body, reads the name of the copy kept."""
     kept: dict[str, str] = {}
     renamed: dict[str, str] = {}
     result = []
@@ -41,6 +48,14 @@ def share_identical_functions(statements: list[ast.stmt]) -> list[ast.stmt]:
                 renamed[statement.name] = first
                 continue
             kept[key] = statement.name
+        elif (type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
+              and SHARED_VALUES.fullmatch(statement.targets[0].id)):
+            key = ast.dump(statement.value)
+            first = kept.get(key)
+            if first is not None:
+                renamed[statement.targets[0].id] = first
+                continue
+            kept[key] = statement.targets[0].id
         result.append(statement)
     if renamed:
         for statement in result:
