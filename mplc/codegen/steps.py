@@ -8,7 +8,13 @@ runtime's attributes), it runs as a statement of its own just before: ``_tN = va
 statement reads ``_tN``. The order of evaluation, and so the meaning, is unchanged; the
 bindings under a condition (an ``if ... else``, ``and``/``or``, a comparison after the first)
 stay where they are. Each step keeps the positions of its value, so tracebacks and stack
-traces point at the same YAML."""
+traces point at the same YAML.
+
+The call context a body builds when code first needs it (``_call_context if _call_context is
+not None else (_call_context := as_context(context))``, ``LazyCallContext``) is such a binding
+too: first in a statement, it becomes ``if _call_context is None: _call_context = ...``, and
+every later read in that statement and in the statements after it in the same block (nothing
+sets it back) is the plain name."""
 
 from __future__ import annotations
 
@@ -34,6 +40,9 @@ def _split_block(statements: list[ast.stmt]) -> None:
         steps = _leading_steps(statement)
         statements[index:index] = steps
         index += len(steps) + 1
+        for name in {step.body[0].targets[0].id for step in steps if type(step) is ast.If}:
+            for later in statements[index - 1:]:
+                _read_built(later, name)
         if type(statement) is ast.FunctionDef:
             _split_block(statement.body)
             continue
@@ -56,8 +65,10 @@ def _leading_steps(statement: ast.stmt) -> list[ast.stmt]:
         binding = _first_binding(head)
         if binding is None:
             return steps
-        parent, field, index, named = binding
-        read = ast.copy_location(ast.Name(id=named.target.id, ctx=ast.Load()), named)
+        parent, field, index, found = binding
+        lazy_name = _lazy_context_name(found)
+        named = found if lazy_name is None else found.orelse
+        read = ast.copy_location(ast.Name(id=named.target.id, ctx=ast.Load()), found)
         if index is None:
             setattr(parent, field, read)
         else:
@@ -66,6 +77,13 @@ def _leading_steps(statement: ast.stmt) -> list[ast.stmt]:
                                             value=named.value), named)
         ast.copy_location(step.targets[0], named.target)
         steps.extend(_leading_steps(step))
+        if lazy_name is not None:
+            unset = ast.copy_location(ast.Compare(left=ast.Name(id=lazy_name, ctx=ast.Load()), ops=[ast.Is()],
+                                                  comparators=[ast.Constant(value=None)]), found.test)
+            for node in ast.walk(unset):
+                ast.copy_location(node, found.test)
+            step = ast.copy_location(ast.If(test=unset, body=[step], orelse=[]), found)
+            _read_built(statement, lazy_name)
         steps.append(step)
 
 
@@ -97,11 +115,12 @@ def _first_binding(expression: ast.AST | None):
     reads: list[str] = []
     try:
         for parent, field, index, node in _unconditional(expression, None, None, None):
-            if type(node) is ast.NamedExpr:
-                if type(node.target) is not ast.Name:
+            if type(node) is ast.NamedExpr or type(node) is ast.IfExp:
+                named = node if type(node) is ast.NamedExpr else node.orelse
+                if type(named.target) is not ast.Name:
                     return None
-                bound = {name.id for name in ast.walk(node.value) if type(name) is ast.Name
-                         and type(name.ctx) is ast.Store} | {node.target.id}
+                bound = {name.id for name in ast.walk(named.value) if type(name) is ast.Name
+                         and type(name.ctx) is ast.Store} | {named.target.id}
                 if bound.intersection(reads):
                     return None
                 return parent, field, index, node
@@ -123,8 +142,8 @@ def _runtime_attribute(node: ast.AST) -> bool:
 
 def _unconditional(node: ast.AST, parent, field, index) -> Iterator[tuple]:
     """The nodes of an expression that always run, in the order Python runs them, each after
-    the nodes it is made of (a NamedExpr is yielded before its value: it is the candidate, and
-    the walk stops there). Raises ``_Stop`` at the first part that may not run."""
+    the nodes it is made of (a NamedExpr, or a lazily built call context, is yielded before its
+    value: it is the candidate, and the walk stops there). Raises ``_Stop`` at the first part that may not run."""
     kind = type(node)
     if kind is ast.NamedExpr:
         yield parent, field, index, node
@@ -163,6 +182,9 @@ def _unconditional(node: ast.AST, parent, field, index) -> Iterator[tuple]:
     elif kind is ast.BoolOp:
         yield from _unconditional(node.values[0], node, "values", 0)
     elif kind is ast.IfExp:
+        if _lazy_context_name(node) is not None:
+            yield parent, field, index, node
+            raise _Stop
         yield from _unconditional(node.test, node, "test", None)
     elif kind in (ast.Tuple, ast.List):
         for position, item in enumerate(node.elts):
@@ -172,3 +194,38 @@ def _unconditional(node: ast.AST, parent, field, index) -> Iterator[tuple]:
         return
     # the operation itself, or a part that may not run (a branch, a later operand): stop here
     raise _Stop
+
+
+def _lazy_context_name(node: ast.AST) -> str | None:
+    """``name`` when ``node`` is ``name if name is not None else (name := value)``."""
+    if type(node) is not ast.IfExp or type(node.body) is not ast.Name or type(node.orelse) is not ast.NamedExpr:
+        return None
+    name, test = node.body.id, node.test
+    if (type(test) is ast.Compare and type(test.left) is ast.Name and test.left.id == name and len(test.ops) == 1
+            and type(test.ops[0]) is ast.IsNot and type(test.comparators[0]) is ast.Constant
+            and test.comparators[0].value is None and type(node.orelse.target) is ast.Name
+            and node.orelse.target.id == name):
+        return name
+    return None
+
+
+def _read_built(tree: ast.AST, name: str) -> None:
+    """Every ``name if name is not None else (name := ...)`` in ``tree`` (outside nested
+    functions and lambdas) becomes ``name``: it is built by then."""
+    for node in _same_scope(tree):
+        for field, value in ast.iter_fields(node):
+            if type(value) is list:
+                for position, item in enumerate(value):
+                    if _lazy_context_name(item) == name:
+                        value[position] = ast.copy_location(ast.Name(id=name, ctx=ast.Load()), item)
+            elif _lazy_context_name(value) == name:
+                setattr(node, field, ast.copy_location(ast.Name(id=name, ctx=ast.Load()), value))
+
+
+def _same_scope(tree: ast.AST) -> Iterator[ast.AST]:
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(child for child in ast.iter_child_nodes(node)
+                       if type(child) not in (ast.FunctionDef, ast.Lambda))

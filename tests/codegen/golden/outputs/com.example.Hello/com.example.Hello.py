@@ -114,12 +114,12 @@ def _body21(context, this=None, caller=None, caller_engine=None):
     engine = _ENGINE
     try:
         # Hello.yaml:37
-        _r.assign(_call_context if _call_context is not None else (
-            _call_context := _C22(context)), _T11, _r.freeze_list([]))
+        if _call_context is None:
+            _call_context = _C22(context)
+        _r.assign(_call_context, _T11, _r.freeze_list([]))
         _v12 = _variables.get('$1')
         # Hello.yaml:38
-        _r.assign(_call_context if _call_context is not None else (
-            _call_context := _C22(context)), _T13, _r.freeze_list([]))
+        _r.assign(_call_context, _T13, _r.freeze_list([]))
         _v12 = _variables.get('$1')
     except _C15:
         # Hello.yaml:35
@@ -514,10 +514,10 @@ def _body223(context, this=None, caller=None, caller_engine=None):
     engine = _ENGINE
     try:
         # Hello.yaml:43
-        _t33 = _r.fast.new_object(_call_context if _call_context is not
-            None else (_call_context := _C22(context)), engine, _r.
-            type_reference(_call_context if _call_context is not None else
-            (_call_context := _C22(context)), 'io.murano.system.Resources'))
+        if _call_context is None:
+            _call_context = _C22(context)
+        _t33 = _r.fast.new_object(_call_context, engine, _r.type_reference(
+            _call_context, 'io.murano.system.Resources'))
         _t36 = _d34(_t33, context, engine, 'greeting.txt') if type(_t33
             ) is _C35 and (_d34 := _t33.type.call_sites.get(_M32)
             ) is not None else _M32(_t33, _call_context if _call_context is not
@@ -534,15 +534,12 @@ def _body223(context, this=None, caller=None, caller_engine=None):
             type(_v40) is int and -1000000000000000000 < _v40 < 
             1000000000000000000 or type(_v40) is str and len(_v40) < 64 else
             _r.fast.format_string(context, engine, 'template "{0}" loaded',
-            _v40)) if _d55 is not None else _M53(_v54, _call_context if 
-            _call_context is not None else (_call_context := _C22(context)),
-            engine))
+            _v40)) if _d55 is not None else _M53(_v54, _call_context, engine))
         # Hello.yaml:45
         _t64 = _t57 if _P56 in _v54.type.self_reads and _v54.this is None and (
             (_t58 := type((_t57 := _v54.properties.get('people', _C23)))) is
             int and _C59 < _t57 < _C60 or _t58 in _C61 and len(_t57) < _C62 or
-            _t58 in _C63) else _P56(_v54, _call_context if _call_context is not
-            None else (_call_context := _C22(context)), engine)
+            _t58 in _C63) else _P56(_v54, _call_context, engine)
         for _item142 in (_t64 if _t64 is _C65 else _r.fast.collection(_t64)):
             _v66 = _variables['$person'] = _item142
             # Hello.yaml:48
@@ -552,40 +549,32 @@ def _body223(context, this=None, caller=None, caller_engine=None):
                     self_reads and _v54.this is None and ((_t69 := type((
                     _t68 := _v54.properties.get('skip', _C23)))) is int and
                     _C59 < _t68 < _C60 or _t69 in _C61 and len(_t68) < _C62 or
-                    _t69 in _C63) else _P67(_v54, _call_context if 
-                    _call_context is not None else (_call_context := _C22(
-                    context)), engine), context, engine):
+                    _t69 in _C63) else _P67(_v54, _call_context, engine),
+                    context, engine):
                     # Hello.yaml:51
-                    raise _r.throw(_call_context if _call_context is not
-                        None else (_call_context := _C22(context)), cause=
-                        None, names=('com.example.SkippedPerson',), message
-                        =_r.result(f'{_v66} asked not to be greeted' if 
-                        type(_v66) is int and -1000000000000000000 < _v66 <
+                    raise _r.throw(_call_context, cause=None, names=(
+                        'com.example.SkippedPerson',), message=_r.result(
+                        f'{_v66} asked not to be greeted' if type(_v66) is
+                        int and -1000000000000000000 < _v66 < 
                         1000000000000000000 or type(_v66) is str and len(
                         _v66) < 64 else _r.fast.format_string(context,
                         engine, '{0} asked not to be greeted', _v66)),
                         extra=None)
                 # Hello.yaml:53
-                _t87 = _r.call('format', receiver, _call_context if 
-                    _call_context is not None else (_call_context := _C22(
-                    context)), engine, _A86)
+                _t87 = _r.call('format', receiver, _call_context, engine, _A86)
                 _v88 = _variables['$text'] = _t87 if type(_t87
                     ) in _C39 else _r.result(_t87)
                 # Hello.yaml:55
-                _r.assign(_call_context if _call_context is not None else (
-                    _call_context := _C22(context)), _T11, _t109 if (type((
-                    _t107 := _t90 if _P89 in _v54.type.self_reads and _v54.
-                    this is None and ((_t91 := type((_t90 := _v54.
-                    properties.get('greetings', _C23)))) is int and _C59 <
-                    _t90 < _C60 or _t91 in _C61 and len(_t90) < _C62 or 
-                    _t91 in _C63) else _P89(_v54, _call_context if 
-                    _call_context is not None else (_call_context := _C22(
-                    context)), engine))) is int) & (type((_t108 := _r.call(
-                    'list', receiver, _call_context if _call_context is not
-                    None else (_call_context := _C22(context)), engine,
-                    _A106))) is int) and _C59 < (_t109 := _t107 + _t108) <
-                    _C60 else _r.result(_r.fast.add(_t107, _t108, context,
-                    engine)))
+                _t107 = (_t90 if _P89 in _v54.type.self_reads and _v54.this is
+                    None and ((_t91 := type((_t90 := _v54.properties.get(
+                    'greetings', _C23)))) is int and _C59 < _t90 < _C60 or 
+                    _t91 in _C61 and len(_t90) < _C62 or _t91 in _C63) else
+                    _P89(_v54, _call_context, engine))
+                _r.assign(_call_context, _T11, _t109 if (type(_t107) is int
+                    ) & (type((_t108 := _r.call('list', receiver,
+                    _call_context, engine, _A106))) is int) and _C59 < (
+                    _t109 := _t107 + _t108) < _C60 else _r.result(_r.fast.
+                    add(_t107, _t108, context, engine)))
                 _v54 = _variables.get('$1')
                 # Hello.yaml:56
                 _d124 = _v54.type.call_sites.get(_M123)
@@ -594,24 +583,18 @@ def _body223(context, this=None, caller=None, caller_engine=None):
                     1000000000000000000 or type(_v66) is str and len(_v66) <
                     64 else _r.fast.format_string(context, engine,
                     'greeted {0}', _v66)) if _d124 is not None else _M123(
-                    _v54, _call_context if _call_context is not None else (
-                    _call_context := _C22(context)), engine))
+                    _v54, _call_context, engine))
             except Exception as _exception125:
                 # Hello.yaml:58
                 if _r.catch_matches(_exception125, (
-                    'com.example.SkippedPerson',), _call_context if 
-                    _call_context is not None else (_call_context := _C22(
-                    context))):
+                    'com.example.SkippedPerson',), _call_context):
                     _v141 = _variables['$skipped'] = _r.exception_value(
                         _exception125)
                     # Hello.yaml:61
                     _d139 = _v54.type.call_sites.get(_M138)
-                    _r.result(_d139(_v54, context, engine, _P140(_v141, 
-                        _call_context if _call_context is not None else (
-                        _call_context := _C22(context)), engine)) if _d139
-                         is not None else _M138(_v54, _call_context if 
-                        _call_context is not None else (_call_context :=
-                        _C22(context)), engine))
+                    _r.result(_d139(_v54, context, engine, _P140(_v141,
+                        _call_context, engine)) if _d139 is not None else
+                        _M138(_v54, _call_context, engine))
                 else:
                     # Hello.yaml:48
                     raise
@@ -622,30 +605,26 @@ def _body223(context, this=None, caller=None, caller_engine=None):
             (_t188 if _P187 in _v54.type.self_reads and _v54.this is None and
             ((_t189 := type((_t188 := _v54.properties.get('greetings', _C23
             )))) is int and _C59 < _t188 < _C60 or _t189 in _C61 and len(
-            _t188) < _C62 or _t189 in _C63) else _P187(_v54, _call_context if
-            _call_context is not None else (_call_context := _C22(context)),
+            _t188) < _C62 or _t189 in _C63) else _P187(_v54, _call_context,
             engine), context, engine))) is int and -1000000000000000000 <
             _t193 < 1000000000000000000 or type(_t193) is str and len(_t193
             ) < 64) & (type((_t194 := _r.fast.length(_t191 if _P190 in _v54
             .type.self_reads and _v54.this is None and ((_t192 := type((
             _t191 := _v54.properties.get('people', _C23)))) is int and _C59 <
             _t191 < _C60 or _t192 in _C61 and len(_t191) < _C62 or _t192 in
-            _C63) else _P190(_v54, _call_context if _call_context is not
-            None else (_call_context := _C22(context)), engine), context,
-            engine))) is int and -1000000000000000000 < _t194 < 
+            _C63) else _P190(_v54, _call_context, engine), context, engine)
+            )) is int and -1000000000000000000 < _t194 < 
             1000000000000000000 or type(_t194) is str and len(_t194) < 64) else
             _r.fast.format_string(context, engine, '{0} of {1} greeted',
-            _t193, _t194)) if _d186 is not None else _M185(_v54, 
-            _call_context if _call_context is not None else (_call_context :=
-            _C22(context)), engine))
+            _t193, _t194)) if _d186 is not None else _M185(_v54,
+            _call_context, engine))
         # Hello.yaml:63
         _t217 = _r.fast.selected_result(_t215 if _P214 in _v54.type.
             self_reads and _v54.this is None and ((_t216 := type((_t215 :=
             _v54.properties.get('greetings', _C23)))) is int and _C59 <
             _t215 < _C60 or _t216 in _C61 and len(_t215) < _C62 or _t216 in
-            _C63) else _P214(_v54, _call_context if _call_context is not
-            None else (_call_context := _C22(context)), engine), _M205,
-            _s213, context, engine)
+            _C63) else _P214(_v54, _call_context, engine), _M205, _s213,
+            context, engine)
         return _t217 if caller is None or ((_t218 := type(_t217)) is int and
             _C59 < _t217 < _C60 or _t218 in _C219) else _C220(caller_engine,
             _t217)
@@ -689,18 +668,17 @@ def _body239(context, this=None, caller=None, caller_engine=None, _v237=None):
     engine = _ENGINE
     try:
         # Hello.yaml:70
-        _r.assign(_call_context if _call_context is not None else (
-            _call_context := _C22(context)), _T13, _t234 if (type((_t232 :=
-            _t227 if _P225 in _v226.type.self_reads and _v226.this is None and
-            ((_t228 := type((_t227 := _v226.properties.get('steps', _C23)))
-            ) is int and _C59 < _t227 < _C60 or _t228 in _C61 and len(_t227
-            ) < _C62 or _t228 in _C63) else _P225(_v226, _call_context if 
-            _call_context is not None else (_call_context := _C22(context)),
-            engine))) is int) & (type((_t233 := _r.call('list', receiver, 
-            _call_context if _call_context is not None else (_call_context :=
-            _C22(context)), engine, _A231))) is int) and _C59 < (_t234 := 
-            _t232 + _t233) < _C60 else _r.result(_r.fast.add(_t232, _t233,
-            context, engine)))
+        if _call_context is None:
+            _call_context = _C22(context)
+        _t232 = (_t227 if _P225 in _v226.type.self_reads and _v226.this is
+            None and ((_t228 := type((_t227 := _v226.properties.get('steps',
+            _C23)))) is int and _C59 < _t227 < _C60 or _t228 in _C61 and 
+            len(_t227) < _C62 or _t228 in _C63) else _P225(_v226,
+            _call_context, engine))
+        _r.assign(_call_context, _T13, _t234 if (type(_t232) is int) & (
+            type((_t233 := _r.call('list', receiver, _call_context, engine,
+            _A231))) is int) and _C59 < (_t234 := _t232 + _t233) < _C60 else
+            _r.result(_r.fast.add(_t232, _t233, context, engine)))
         _v226 = _variables.get('$1')
     except _C15:
         # Hello.yaml:65

@@ -141,18 +141,17 @@ def _body33(context, this=None, caller=None, caller_engine=None):
     engine = _ENGINE
     try:
         # WebServer.yaml:28
-        _r.assign(_call_context if _call_context is not None else (
-            _call_context := _C34(context)), _T25, _t23 if type((_t23 := 
-            _d22(_t21, context, engine) if type((_t21 := _d19(_v18, context,
-            engine, _r.type_reference(_call_context if _call_context is not
-            None else (_call_context := _C34(context)),
-            'io.murano.Environment')) if (_d19 := _v18.type.call_sites.get(
-            _M17)) is not None else _M17(_v18, _call_context if 
-            _call_context is not None else (_call_context := _C34(context)),
-            engine))) is _C20 and (_d22 := _t21.type.call_sites.get(_M10))
-             is not None else _M10(_t21, _call_context if _call_context is not
-            None else (_call_context := _C34(context)), engine))) in _C24 else
-            _r.result(_t23))
+        if _call_context is None:
+            _call_context = _C34(context)
+        _d19 = _v18.type.call_sites.get(_M17)
+        _t21 = _d19(_v18, context, engine, _r.type_reference(_call_context,
+            'io.murano.Environment')) if _d19 is not None else _M17(_v18,
+            _call_context, engine)
+        _t23 = _d22(_t21, context, engine) if type(_t21) is _C20 and (_d22 :=
+            _t21.type.call_sites.get(_M10)) is not None else _M10(_t21,
+            _call_context, engine)
+        _r.assign(_call_context, _T25, _t23 if type(_t23) in _C24 else _r.
+            result(_t23))
         _v18 = _variables.get('$1')
     except _C27:
         # WebServer.yaml:26
@@ -755,23 +754,19 @@ def _body350(context, this=None, caller=None, caller_engine=None):
     engine = _ENGINE
     try:
         # WebServer.yaml:32
-        if not _r.call('#operator_.', receiver, _call_context if 
-            _call_context is not None else (_call_context := _C34(context)),
-            engine, _A43):
+        if _call_context is None:
+            _call_context = _C34(context)
+        if not _r.call('#operator_.', receiver, _call_context, engine, _A43):
             # WebServer.yaml:34
             _t62 = _P52(_t55 if _P53 in _v54.type.self_reads and _v54.this is
                 None and ((_t56 := type((_t55 := _v54.properties.get(
                 '_environment', _C35)))) is int and _C57 < _t55 < _C58 or 
                 _t56 in _C59 and len(_t55) < _C60 or _t56 in _C61) else
-                _P53(_v54, _call_context if _call_context is not None else
-                (_call_context := _C34(context)), engine), _call_context if
-                _call_context is not None else (_call_context := _C34(
-                context)), engine)
+                _P53(_v54, _call_context, engine), _call_context, engine)
             _r.result(_d63(_t62, context, engine, _v64,
                 'Creating the instance') if type(_t62) is _C20 and (_d63 :=
                 _t62.type.call_sites.get(_M51)) is not None else _M51(_t62,
-                _call_context if _call_context is not None else (
-                _call_context := _C34(context)), engine))
+                _call_context, engine))
             # WebServer.yaml:35
             _v71 = _variables['$securityGroupIngress'] = _r.built_data(lambda :
                 _r.freeze_list([_r.freeze_dict([('ToPort', _r.result(_t66 if
@@ -792,70 +787,51 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 None and ((_t82 := type((_t81 := _v54.properties.get(
                 '_environment', _C35)))) is int and _C57 < _t81 < _C58 or 
                 _t82 in _C59 and len(_t81) < _C60 or _t82 in _C61) else
-                _P80(_v54, _call_context if _call_context is not None else
-                (_call_context := _C34(context)), engine), _call_context if
-                _call_context is not None else (_call_context := _C34(
-                context)), engine)
+                _P80(_v54, _call_context, engine), _call_context, engine)
             _r.result(_d84(_t83, context, engine, _v71) if type(_t83) is
                 _C20 and (_d84 := _t83.type.call_sites.get(_M78)) is not
-                None else _M78(_t83, _call_context if _call_context is not
-                None else (_call_context := _C34(context)), engine))
+                None else _M78(_t83, _call_context, engine))
             # WebServer.yaml:41
             _t92 = (_t90 if _P89 in _v54.type.self_reads and _v54.this is
                 None and ((_t91 := type((_t90 := _v54.properties.get(
                 'instance', _C35)))) is int and _C57 < _t90 < _C58 or _t91 in
-                _C59 and len(_t90) < _C60 or _t91 in _C61) else _P89(_v54, 
-                _call_context if _call_context is not None else (
-                _call_context := _C34(context)), engine))
+                _C59 and len(_t90) < _C60 or _t91 in _C61) else _P89(_v54,
+                _call_context, engine))
             _r.result(_d93(_t92, context, engine) if type(_t92) is _C20 and
                 (_d93 := _t92.type.call_sites.get(_M88)) is not None else
-                _M88(_t92, _call_context if _call_context is not None else
-                (_call_context := _C34(context)), engine))
+                _M88(_t92, _call_context, engine))
             # WebServer.yaml:42
-            _t94 = _r.fast.new_object(_call_context if _call_context is not
-                None else (_call_context := _C34(context)), engine, _r.
-                type_reference(_call_context if _call_context is not None else
-                (_call_context := _C34(context)), 'io.murano.system.Resources')
-                )
+            _t94 = _r.fast.new_object(_call_context, engine, _r.
+                type_reference(_call_context, 'io.murano.system.Resources'))
             _v95 = _variables['$resources'] = _t94 if type(_t94
                 ) in _C24 else _r.result(_t94)
             # WebServer.yaml:43
             _t187 = _d186(_v95, context, engine, 'Deploy.template') if type(
                 _v95) is _C20 and (_d186 := _v95.type.call_sites.get(_M185)
-                ) is not None else _M185(_v95, _call_context if 
-                _call_context is not None else (_call_context := _C34(
-                context)), engine)
+                ) is not None else _M185(_v95, _call_context, engine)
             _t242 = _d188(_t187, context, engine, _r.fast.final_dict({
                 'port': (_t192 := _t190 if _P189 in _v54.type.self_reads and
                 _v54.this is None and ((_t191 := type((_t190 := _v54.
                 properties.get('port', _C35)))) is int and _C57 < _t190 <
                 _C58 or _t191 in _C59 and len(_t190) < _C60 or _t191 in
-                _C61) else _P189(_v54, _call_context if _call_context is not
-                None else (_call_context := _C34(context)), engine)),
-                'sites': (_t241 := _d228(_t227, context, engine, _r.fast.
-                final_dict({'name': (_t232 := _t230 if _P229 in _v54.type.
-                self_reads and _v54.this is None and ((_t231 := type((_t230 :=
-                _v54.properties.get('name', _C35)))) is int and _C57 <
-                _t230 < _C58 or _t231 in _C59 and len(_t230) < _C60 or 
-                _t231 in _C61) else _P229(_v54, _call_context if 
-                _call_context is not None else (_call_context := _C34(
-                context)), engine)), 'root': (_t240 := _r.call('coalesce',
-                receiver, _call_context if _call_context is not None else (
-                _call_context := _C34(context)), engine, _A239))}, _t232,
-                _t240)) if type((_t227 := _t225 if _P224 in _v54.type.
-                self_reads and _v54.this is None and ((_t226 := type((_t225 :=
-                _v54.properties.get('sites', _C35)))) is int and _C57 <
-                _t225 < _C58 or _t226 in _C59 and len(_t225) < _C60 or 
-                _t226 in _C61) else _P224(_v54, _call_context if 
-                _call_context is not None else (_call_context := _C34(
-                context)), engine))) is _C20 and (_d228 := _t227.type.
-                call_sites.get(_M223)) is not None else _M223(_t227, 
-                _call_context if _call_context is not None else (
-                _call_context := _C34(context)), engine))}, _t192, _t241)
-                ) if type(_t187) is _C20 and (_d188 := _t187.type.
-                call_sites.get(_M180)) is not None else _M180(_t187, 
-                _call_context if _call_context is not None else (
-                _call_context := _C34(context)), engine)
+                _C61) else _P189(_v54, _call_context, engine)), 'sites': (
+                _t241 := _d228(_t227, context, engine, _r.fast.final_dict({
+                'name': (_t232 := _t230 if _P229 in _v54.type.self_reads and
+                _v54.this is None and ((_t231 := type((_t230 := _v54.
+                properties.get('name', _C35)))) is int and _C57 < _t230 <
+                _C58 or _t231 in _C59 and len(_t230) < _C60 or _t231 in
+                _C61) else _P229(_v54, _call_context, engine)), 'root': (
+                _t240 := _r.call('coalesce', receiver, _call_context,
+                engine, _A239))}, _t232, _t240)) if type((_t227 := _t225 if
+                _P224 in _v54.type.self_reads and _v54.this is None and ((
+                _t226 := type((_t225 := _v54.properties.get('sites', _C35))
+                )) is int and _C57 < _t225 < _C58 or _t226 in _C59 and len(
+                _t225) < _C60 or _t226 in _C61) else _P224(_v54,
+                _call_context, engine))) is _C20 and (_d228 := _t227.type.
+                call_sites.get(_M223)) is not None else _M223(_t227,
+                _call_context, engine))}, _t192, _t241)) if type(_t187
+                ) is _C20 and (_d188 := _t187.type.call_sites.get(_M180)
+                ) is not None else _M180(_t187, _call_context, engine)
             _v243 = _variables['$template'] = _t242 if type(_t242
                 ) in _C24 else _r.result(_t242)
             # WebServer.yaml:46
@@ -865,20 +841,15 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                     _v54.this is None and ((_t257 := type((_t256 := _v54.
                     properties.get('instance', _C35)))) is int and _C57 <
                     _t256 < _C58 or _t257 in _C59 and len(_t256) < _C60 or 
-                    _t257 in _C61) else _P255(_v54, _call_context if 
-                    _call_context is not None else (_call_context := _C34(
-                    context)), engine), _call_context if _call_context is not
-                    None else (_call_context := _C34(context)), engine)
+                    _t257 in _C61) else _P255(_v54, _call_context, engine),
+                    _call_context, engine)
                 _r.result(_d259(_t258, context, engine, _v243, _v95) if 
                     type(_t258) is _C20 and (_d259 := _t258.type.call_sites
-                    .get(_M253)) is not None else _M253(_t258, 
-                    _call_context if _call_context is not None else (
-                    _call_context := _C34(context)), engine))
+                    .get(_M253)) is not None else _M253(_t258,
+                    _call_context, engine))
             except Exception as _exception260:
                 # WebServer.yaml:49
-                if _r.catch_matches(_exception260, None, _call_context if 
-                    _call_context is not None else (_call_context := _C34(
-                    context))):
+                if _r.catch_matches(_exception260, None, _call_context):
                     _v291 = _variables['$error'] = _r.exception_value(
                         _exception260)
                     # WebServer.yaml:51
@@ -886,23 +857,17 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                         _v54.this is None and ((_t287 := type((_t286 :=
                         _v54.properties.get('_environment', _C35)))) is int and
                         _C57 < _t286 < _C58 or _t287 in _C59 and len(_t286) <
-                        _C60 or _t287 in _C61) else _P285(_v54, 
-                        _call_context if _call_context is not None else (
-                        _call_context := _C34(context)), engine), 
-                        _call_context if _call_context is not None else (
-                        _call_context := _C34(context)), engine)
+                        _C60 or _t287 in _C61) else _P285(_v54,
+                        _call_context, engine), _call_context, engine)
                     _r.result(_d289(_t288, context, engine, _v64, 
                         f'Deployment failed, {_t292}' if type((_t292 :=
-                        _P290(_v291, _call_context if _call_context is not
-                        None else (_call_context := _C34(context)), engine)
-                        )) is int and -1000000000000000000 < _t292 < 
-                        1000000000000000000 or type(_t292) is str and len(
-                        _t292) < 64 else _r.fast.format_string(context,
-                        engine, 'Deployment failed, {0}', _t292)) if type(
-                        _t288) is _C20 and (_d289 := _t288.type.call_sites.
-                        get(_M283)) is not None else _M283(_t288, 
-                        _call_context if _call_context is not None else (
-                        _call_context := _C34(context)), engine))
+                        _P290(_v291, _call_context, engine))) is int and 
+                        -1000000000000000000 < _t292 < 1000000000000000000 or
+                        type(_t292) is str and len(_t292) < 64 else _r.fast
+                        .format_string(context, engine,
+                        'Deployment failed, {0}', _t292)) if type(_t288) is
+                        _C20 and (_d289 := _t288.type.call_sites.get(_M283)
+                        ) is not None else _M283(_t288, _call_context, engine))
                     # WebServer.yaml:52
                     raise
                 else:
@@ -913,15 +878,10 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 this is None and ((_t300 := type((_t299 := _v54.properties.
                 get('instance', _C35)))) is int and _C57 < _t299 < _C58 or 
                 _t300 in _C59 and len(_t299) < _C60 or _t300 in _C61) else
-                _P298(_v54, _call_context if _call_context is not None else
-                (_call_context := _C34(context)), engine), _call_context if
-                _call_context is not None else (_call_context := _C34(
-                context)), engine)
+                _P298(_v54, _call_context, engine), _call_context, engine)
             _t303 = _d302(_t301, context, engine) if type(_t301) is _C20 and (
                 _d302 := _t301.type.call_sites.get(_M296)
-                ) is not None else _M296(_t301, _call_context if 
-                _call_context is not None else (_call_context := _C34(
-                context)), engine)
+                ) is not None else _M296(_t301, _call_context, engine)
             _v304 = _variables['$address'] = _t303 if type(_t303
                 ) in _C24 else _r.result(_t303)
             # WebServer.yaml:54
@@ -929,10 +889,7 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 this is None and ((_t333 := type((_t332 := _v54.properties.
                 get('_environment', _C35)))) is int and _C57 < _t332 < _C58 or
                 _t333 in _C59 and len(_t332) < _C60 or _t333 in _C61) else
-                _P331(_v54, _call_context if _call_context is not None else
-                (_call_context := _C34(context)), engine), _call_context if
-                _call_context is not None else (_call_context := _C34(
-                context)), engine)
+                _P331(_v54, _call_context, engine), _call_context, engine)
             _r.result(_d335(_t334, context, engine, _v64, 
                 f'Web server is available at http://{_v304}:{_t339}' if (
                 type(_v304) is int and -1000000000000000000 < _v304 < 
@@ -941,23 +898,18 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 self_reads and _v54.this is None and ((_t338 := type((_t337 :=
                 _v54.properties.get('port', _C35)))) is int and _C57 <
                 _t337 < _C58 or _t338 in _C59 and len(_t337) < _C60 or 
-                _t338 in _C61) else _P336(_v54, _call_context if 
-                _call_context is not None else (_call_context := _C34(
-                context)), engine))) is int and -1000000000000000000 <
-                _t339 < 1000000000000000000 or type(_t339) is str and len(
-                _t339) < 64) else _r.fast.format_string(context, engine,
+                _t338 in _C61) else _P336(_v54, _call_context, engine))) is
+                int and -1000000000000000000 < _t339 < 1000000000000000000 or
+                type(_t339) is str and len(_t339) < 64) else _r.fast.
+                format_string(context, engine,
                 'Web server is available at http://{0}:{1}', _v304, _t339)) if
                 type(_t334) is _C20 and (_d335 := _t334.type.call_sites.get
-                (_M329)) is not None else _M329(_t334, _call_context if 
-                _call_context is not None else (_call_context := _C34(
-                context)), engine))
+                (_M329)) is not None else _M329(_t334, _call_context, engine))
             # WebServer.yaml:55
-            _r.result(_r.call('#operator_.', receiver, _call_context if 
-                _call_context is not None else (_call_context := _C34(
-                context)), engine, _A346))
+            _r.result(_r.call('#operator_.', receiver, _call_context,
+                engine, _A346))
             # WebServer.yaml:56
-            _r.assign(_call_context if _call_context is not None else (
-                _call_context := _C34(context)), _T347, True)
+            _r.assign(_call_context, _T347, True)
             _v54 = _variables.get('$1')
     except _C27:
         # WebServer.yaml:30

@@ -71,13 +71,13 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
     engine = _ENGINE
     try:
         # Counter.yaml:21
-        _r.assign(_call_context if _call_context is not None else (
-            _call_context := _C52(context)), _T17, _t16 if type((_t15 := 
-            _t6 if _P4 in _v5.type.self_reads and _v5.this is None and ((
-            _t8 := type((_t6 := _v5.properties.get('count', _C7)))) is int and
-            _C9 < _t6 < _C10 or _t8 in _C11 and len(_t6) < _C12 or _t8 in
-            _C13) else _P4(_v5, _call_context if _call_context is not None else
-            (_call_context := _C52(context)), engine))) is int and type(
+        if _call_context is None:
+            _call_context = _C52(context)
+        _t15 = _t6 if _P4 in _v5.type.self_reads and _v5.this is None and (
+            (_t8 := type((_t6 := _v5.properties.get('count', _C7)))) is int and
+            _C9 < _t6 < _C10 or _t8 in _C11 and len(_t6) < _C12 or _t8 in _C13
+            ) else _P4(_v5, _call_context, engine)
+        _r.assign(_call_context, _T17, _t16 if type(_t15) is int and type(
             _v14) is int and _C9 < (_t16 := _t15 + _v14) < _C10 else _r.
             result(_r.fast.add(_t15, _v14, context, engine)))
         _v5 = _variables.get('$1')
@@ -85,50 +85,44 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
         if _r.result((_t19 if _P18 in _v5.type.self_reads and _v5.this is
             None and ((_t20 := type((_t19 := _v5.properties.get('limit',
             _C7)))) is int and _C9 < _t19 < _C10 or _t20 in _C11 and len(
-            _t19) < _C12 or _t20 in _C13) else _P18(_v5, _call_context if 
-            _call_context is not None else (_call_context := _C52(context)),
+            _t19) < _C12 or _t20 in _C13) else _P18(_v5, _call_context,
             engine)) != None and (_t27 > _t28 if (type((_t27 := _t22 if 
             _P21 in _v5.type.self_reads and _v5.this is None and ((_t23 :=
             type((_t22 := _v5.properties.get('count', _C7)))) is int and 
             _C9 < _t22 < _C10 or _t23 in _C11 and len(_t22) < _C12 or _t23 in
-            _C13) else _P21(_v5, _call_context if _call_context is not None
-             else (_call_context := _C52(context)), engine))) is int) & (
-            type((_t28 := _t25 if _P24 in _v5.type.self_reads and _v5.this is
+            _C13) else _P21(_v5, _call_context, engine))) is int) & (type((
+            _t28 := _t25 if _P24 in _v5.type.self_reads and _v5.this is
             None and ((_t26 := type((_t25 := _v5.properties.get('limit',
             _C7)))) is int and _C9 < _t25 < _C10 or _t26 in _C11 and len(
-            _t25) < _C12 or _t26 in _C13) else _P24(_v5, _call_context if 
-            _call_context is not None else (_call_context := _C52(context)),
+            _t25) < _C12 or _t26 in _C13) else _P24(_v5, _call_context,
             engine))) is int) else _r.fast.greater(_t27, _t28, context,
             engine))):
+            # Counter.yaml:25
+            _t35 = (_t30 if _P29 in _v5.type.self_reads and _v5.this is
+                None and ((_t31 := type((_t30 := _v5.properties.get('count',
+                _C7)))) is int and _C9 < _t30 < _C10 or _t31 in _C11 and 
+                len(_t30) < _C12 or _t31 in _C13) else _P29(_v5,
+                _call_context, engine))
             # Counter.yaml:24
-            raise _r.throw(_call_context if _call_context is not None else
-                (_call_context := _C52(context)), cause=None, names=(
+            raise _r.throw(_call_context, cause=None, names=(
                 'com.example.legacy.LimitReached',), message=_r.result(
-                f'count {_t35} is past the limit {_t36}' if (type((_t35 := 
-                _t30 if _P29 in _v5.type.self_reads and _v5.this is None and
-                ((_t31 := type((_t30 := _v5.properties.get('count', _C7)))) is
-                int and _C9 < _t30 < _C10 or _t31 in _C11 and len(_t30) <
-                _C12 or _t31 in _C13) else _P29(_v5, _call_context if 
-                _call_context is not None else (_call_context := _C52(
-                context)), engine))) is int and -1000000000000000000 < _t35 <
-                1000000000000000000 or type(_t35) is str and len(_t35) < 64
-                ) & (type((_t36 := _t33 if _P32 in _v5.type.self_reads and 
-                _v5.this is None and ((_t34 := type((_t33 := _v5.properties
-                .get('limit', _C7)))) is int and _C9 < _t33 < _C10 or _t34 in
-                _C11 and len(_t33) < _C12 or _t34 in _C13) else _P32(_v5, 
-                _call_context if _call_context is not None else (
-                _call_context := _C52(context)), engine))) is int and 
-                -1000000000000000000 < _t36 < 1000000000000000000 or type(
-                _t36) is str and len(_t36) < 64) else _r.fast.format_string
-                (context, engine, 'count {0} is past the limit {1}', _t35,
-                _t36)), extra=None)
+                f'count {_t35} is past the limit {_t36}' if (type(_t35) is
+                int and -1000000000000000000 < _t35 < 1000000000000000000 or
+                type(_t35) is str and len(_t35) < 64) & (type((_t36 := _t33 if
+                _P32 in _v5.type.self_reads and _v5.this is None and ((_t34 :=
+                type((_t33 := _v5.properties.get('limit', _C7)))) is int and
+                _C9 < _t33 < _C10 or _t34 in _C11 and len(_t33) < _C12 or 
+                _t34 in _C13) else _P32(_v5, _call_context, engine))) is
+                int and -1000000000000000000 < _t36 < 1000000000000000000 or
+                type(_t36) is str and len(_t36) < 64) else _r.fast.
+                format_string(context, engine,
+                'count {0} is past the limit {1}', _t35, _t36)), extra=None)
         # Counter.yaml:26
         _t40 = _r.result(_t38 if _P37 in _v5.type.self_reads and _v5.this is
             None and ((_t39 := type((_t38 := _v5.properties.get('count',
             _C7)))) is int and _C9 < _t38 < _C10 or _t39 in _C11 and len(
-            _t38) < _C12 or _t39 in _C13) else _P37(_v5, _call_context if 
-            _call_context is not None else (_call_context := _C52(context)),
-            engine))
+            _t38) < _C12 or _t39 in _C13) else _P37(_v5, _call_context, engine)
+            )
         return _t40 if caller is None or ((_t41 := type(_t40)) is int and 
             _C9 < _t40 < _C10 or _t41 in _C42) else _C43(caller_engine, _t40)
     except _C45:
