@@ -35,7 +35,7 @@ def generated_sources(root: str) -> dict[str, str]:
                    for index, cls in enumerate(sorted(package.classes, key=lambda cls: cls.name))}
     sources = {}
     for module in compile_package(package):
-        text = readable_source(module.tree, os.path.basename(module.code.co_filename))
+        text = readable_source(module.tree, module.code.co_filename)
         sources[class_names.get(module.name, module.name) + ".py"] = text.replace(os.path.abspath(root), "<package>")
     return sources
 
@@ -59,4 +59,5 @@ def test_generated_source_matches_its_golden_file(name):
 
 def test_every_statement_of_a_body_has_its_yaml_line_above_it():
     text = generated_sources(PACKAGES["com.example.Hello"])["com.example.Hello.py"]
-    assert "# Hello.yaml:43\n" in text and "# Hello.yaml:70\n" in text
+    assert "# Hello.yaml:43  - $template: new(sys:Resources).string('greeting.txt').trim()\n" in text
+    assert "# Hello.yaml:70  - $.steps: $.steps + list($step)\n" in text

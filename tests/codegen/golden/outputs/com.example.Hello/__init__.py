@@ -1,4 +1,4 @@
-# manifest.yaml:1
+# manifest.yaml:1  Format: 1.3
 import mplc.runtime as _r
 PACKAGE = _r.PackageSpec(full_name='com.example.Hello', version='0.0.0',
     format='MuranoPL/1.3.0', type='Application', requirements={}, classes={

@@ -1,9 +1,9 @@
-# Greeting.yaml:1
+# Greeting.yaml:1  Namespaces:
 import mplc.runtime as _r
 _ENGINE = _r.engine_for('1.3.0')
 
 
-# Greeting.yaml:8
+# Greeting.yaml:8  Contract: $.string().notNull()
 @_r.contracts.passes_unchanged('str')
 def _contract1(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -13,7 +13,7 @@ def _contract1(value, cc):
     return _r.contracts.freeze(value)
 
 
-# Greeting.yaml:1
+# Greeting.yaml:1  Namespaces:
 CLASS = _r.ClassSpec(name='com.example.Greeting', package=None, extends=(
     'io.murano.Object',), namespaces={'=': 'com.example'}, usage='Class',
     cardinality=None, applies=(), inherited=False, meta=(), imports=(),

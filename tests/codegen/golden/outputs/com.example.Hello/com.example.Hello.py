@@ -1,9 +1,9 @@
-# Hello.yaml:1
+# Hello.yaml:1  Namespaces:
 import mplc.runtime as _r
 _ENGINE = _r.engine_for('1.3.0')
 
 
-# Hello.yaml:12
+# Hello.yaml:12  Contract: $.string().notNull()
 @_r.contracts.passes_unchanged('str')
 def _contract1(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -13,21 +13,21 @@ def _contract1(value, cc):
     return _r.contracts.freeze(value)
 
 
-# Hello.yaml:16
+# Hello.yaml:16  Contract: [$.string().notNull(), 1]
 def _contract2(value, cc):
     if value is _r.contracts.PASSKEY:
         return value
     return _r.contracts.list_of(value, cc, (_contract1,), 1, None)
 
 
-# Hello.yaml:19
+# Hello.yaml:19  Contract: [$.string().notNull()]
 def _contract3(value, cc):
     if value is _r.contracts.PASSKEY:
         return value
     return _r.contracts.list_of(value, cc, (_contract1,), 0, None)
 
 
-# Hello.yaml:23
+# Hello.yaml:23  Contract: $.string().notNull().check(len($) <= 3)
 def _f5(receiver, context, engine):
     return _r.fast.variable(context, '$1')
 
@@ -51,7 +51,7 @@ def _contract4(value, cc):
     return _r.contracts.freeze(value)
 
 
-# Hello.yaml:27
+# Hello.yaml:27  Contract: [$.class(Greeting)]
 @_r.contracts.passes_objects(False)
 def _contract9_item1(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -67,7 +67,7 @@ def _contract9(value, cc):
     return _r.contracts.list_of(value, cc, (_contract9_item1,), 0, None)
 
 
-# Hello.yaml:31
+# Hello.yaml:31  Contract: [$.string()]
 @_r.contracts.passes_unchanged('null', 'str')
 def _contract10_item1(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -82,11 +82,11 @@ def _contract10(value, cc):
     return _r.contracts.list_of(value, cc, (_contract10_item1,), 0, None)
 
 
-# Hello.yaml:37
+# Hello.yaml:37  - $.greetings: []
 _T11 = _r.target(_r.variable('$'), (('attr', 'greetings'),), '$.greetings')
-# Hello.yaml:38
+# Hello.yaml:38  - $.steps: []
 _T13 = _r.target(_r.variable('$'), (('attr', 'steps'),), '$.steps')
-# Hello.yaml:35
+# Hello.yaml:35  .init:
 _C15 = _r.fast.MuranoPlException
 _C16 = _r.fast.to_murano_exception
 _C17 = _r.fast.METHOD_CONTEXT_KEY
@@ -113,22 +113,22 @@ def _body21(context, this=None, caller=None, caller_engine=None):
     receiver = _C23
     engine = _ENGINE
     try:
-        # Hello.yaml:37
+        # Hello.yaml:37  - $.greetings: []
         if _call_context is None:
             _call_context = _C22(context)
         _r.assign(_call_context, _T11, _r.freeze_list([]))
         _v12 = _variables.get('$1')
-        # Hello.yaml:38
+        # Hello.yaml:38  - $.steps: []
         _r.assign(_call_context, _T13, _r.freeze_list([]))
         _v12 = _variables.get('$1')
     except _C15:
-        # Hello.yaml:35
+        # Hello.yaml:35  .init:
         raise
     except Exception as _error14:
         raise _C16(_error14, _error14.__traceback__) from None
 
 
-# Hello.yaml:43
+# Hello.yaml:43  - $template: new(sys:Resources).string('greeting.txt').trim()
 _A24 = ()
 
 
@@ -150,7 +150,7 @@ _L31 = _r.lazy(_f30, True)
 _M32 = _r.fast.MethodCall('string', _L31, _A29, True, ())
 _C35 = _r.fast.MuranoObject
 _C39 = _r.fast.SCALARS
-# Hello.yaml:44
+# Hello.yaml:44  - $.record(format('template "{0}" loaded', $template))
 _K42 = _r.constant('template "{0}" loaded')
 
 
@@ -189,18 +189,18 @@ def _f51(receiver, context, engine):
 
 _L52 = _r.lazy(_f51, True)
 _M53 = _r.fast.MethodCall('record', _L52, _A50, True, ())
-# Hello.yaml:46
+# Hello.yaml:46  In: $.people
 _P56 = _r.fast.PropertyRead('people', False)
 _C59 = _r.fast.INLINE_LOWER_BOUND
 _C60 = _r.fast.INLINE_BOUND
 _C61 = _r.fast.SHORT_SIZED
 _C62 = _r.fast.SHORT
 _C63 = _r.fast.ALWAYS_SMALL
-# Hello.yaml:45
+# Hello.yaml:45  - For: person
 _C65 = _r.fast.EMPTY_TUPLE
-# Hello.yaml:49
+# Hello.yaml:49  - If: $person in $.skip
 _P67 = _r.fast.PropertyRead('skip', False)
-# Hello.yaml:53
+# Hello.yaml:53  - $text: format($template, greeting => $.greeting, name => $person,
 _K72 = _r.keyword('greeting')
 _P73 = _r.fast.PropertyRead('greeting', False)
 
@@ -231,7 +231,7 @@ def _f83(receiver, context, engine):
 _L84 = _r.lazy(_f83, False)
 _R85 = _r.rule(_K81, _L84)
 _A86 = _L44, _R76, _R80, _R85
-# Hello.yaml:55
+# Hello.yaml:55  - $.greetings: $.greetings + list(new(Greeting, $this, person => $person, text => $text))
 _P89 = _r.fast.PropertyRead('greetings', False)
 _K92 = _r.keyword('Greeting')
 
@@ -261,7 +261,7 @@ def _f104(receiver, context, engine):
 
 _L105 = _r.lazy(_f104, True)
 _A106 = _L105,
-# Hello.yaml:56
+# Hello.yaml:56  - $.record(format('greeted {0}', $person))
 _K112 = _r.constant('greeted {0}')
 _A115 = _K112, _L79
 
@@ -293,7 +293,7 @@ def _f121(receiver, context, engine):
 
 _L122 = _r.lazy(_f121, True)
 _M123 = _r.fast.MethodCall('record', _L122, _A120, True, ())
-# Hello.yaml:61
+# Hello.yaml:61  - $.record($skipped.message)
 _P126 = _r.fast.PropertyRead('message', False)
 
 
@@ -324,7 +324,7 @@ def _f136(receiver, context, engine):
 _L137 = _r.lazy(_f136, True)
 _M138 = _r.fast.MethodCall('record', _L137, _A135, True, ())
 _P140 = _r.fast.PropertyRead('message', False)
-# Hello.yaml:62
+# Hello.yaml:62  - $.record(format('{0} of {1} greeted', len($.greetings), len($.people)))
 _P143 = _r.fast.PropertyRead('greetings', False)
 _P144 = _r.fast.PropertyRead('greetings', False)
 
@@ -436,7 +436,7 @@ _L184 = _r.lazy(_f183, True)
 _M185 = _r.fast.MethodCall('record', _L184, _A182, True, ())
 _P187 = _r.fast.PropertyRead('greetings', False)
 _P190 = _r.fast.PropertyRead('people', False)
-# Hello.yaml:63
+# Hello.yaml:63  - Return: $.greetings.select($.text)
 _P195 = _r.fast.PropertyRead('text', False)
 
 
@@ -487,7 +487,7 @@ _C219 = _r.fast.QUOTA_FREE
 _C220 = _r.fast.quota
 
 
-# Hello.yaml:40
+# Hello.yaml:40  deploy:
 def _body223(context, this=None, caller=None, caller_engine=None):
     if caller is None:
         _variables = context._data
@@ -513,7 +513,7 @@ def _body223(context, this=None, caller=None, caller_engine=None):
     receiver = _C23
     engine = _ENGINE
     try:
-        # Hello.yaml:43
+        # Hello.yaml:43  - $template: new(sys:Resources).string('greeting.txt').trim()
         if _call_context is None:
             _call_context = _C22(context)
         _t33 = _r.fast.new_object(_call_context, engine, _r.type_reference(
@@ -528,30 +528,30 @@ def _body223(context, this=None, caller=None, caller_engine=None):
             _C22(context)), engine)
         _v40 = _variables['$template'] = _t38 if type(_t38
             ) in _C39 else _r.result(_t38)
-        # Hello.yaml:44
+        # Hello.yaml:44  - $.record(format('template "{0}" loaded', $template))
         _d55 = _v54.type.call_sites.get(_M53)
         _r.result(_d55(_v54, context, engine, f'template "{_v40}" loaded' if
             type(_v40) is int and -1000000000000000000 < _v40 < 
             1000000000000000000 or type(_v40) is str and len(_v40) < 64 else
             _r.fast.format_string(context, engine, 'template "{0}" loaded',
             _v40)) if _d55 is not None else _M53(_v54, _call_context, engine))
-        # Hello.yaml:45
+        # Hello.yaml:45  - For: person
         _t64 = _t57 if _P56 in _v54.type.self_reads and _v54.this is None and (
             (_t58 := type((_t57 := _v54.properties.get('people', _C23)))) is
             int and _C59 < _t57 < _C60 or _t58 in _C61 and len(_t57) < _C62 or
             _t58 in _C63) else _P56(_v54, _call_context, engine)
         for _item142 in (_t64 if _t64 is _C65 else _r.fast.collection(_t64)):
             _v66 = _variables['$person'] = _item142
-            # Hello.yaml:48
+            # Hello.yaml:48  - Try:
             try:
-                # Hello.yaml:49
+                # Hello.yaml:49  - If: $person in $.skip
                 if _r.fast.contains(_v66, _t68 if _P67 in _v54.type.
                     self_reads and _v54.this is None and ((_t69 := type((
                     _t68 := _v54.properties.get('skip', _C23)))) is int and
                     _C59 < _t68 < _C60 or _t69 in _C61 and len(_t68) < _C62 or
                     _t69 in _C63) else _P67(_v54, _call_context, engine),
                     context, engine):
-                    # Hello.yaml:51
+                    # Hello.yaml:51  - Throw: SkippedPerson
                     raise _r.throw(_call_context, cause=None, names=(
                         'com.example.SkippedPerson',), message=_r.result(
                         f'{_v66} asked not to be greeted' if type(_v66) is
@@ -560,11 +560,11 @@ def _body223(context, this=None, caller=None, caller_engine=None):
                         _v66) < 64 else _r.fast.format_string(context,
                         engine, '{0} asked not to be greeted', _v66)),
                         extra=None)
-                # Hello.yaml:53
+                # Hello.yaml:53  - $text: format($template, greeting => $.greeting, name => $person,
                 _t87 = _r.call('format', receiver, _call_context, engine, _A86)
                 _v88 = _variables['$text'] = _t87 if type(_t87
                     ) in _C39 else _r.result(_t87)
-                # Hello.yaml:55
+                # Hello.yaml:55  - $.greetings: $.greetings + list(new(Greeting, $this, person => $person, text => $text))
                 _t107 = (_t90 if _P89 in _v54.type.self_reads and _v54.this is
                     None and ((_t91 := type((_t90 := _v54.properties.get(
                     'greetings', _C23)))) is int and _C59 < _t90 < _C60 or 
@@ -576,7 +576,7 @@ def _body223(context, this=None, caller=None, caller_engine=None):
                     _t109 := _t107 + _t108) < _C60 else _r.result(_r.fast.
                     add(_t107, _t108, context, engine)))
                 _v54 = _variables.get('$1')
-                # Hello.yaml:56
+                # Hello.yaml:56  - $.record(format('greeted {0}', $person))
                 _d124 = _v54.type.call_sites.get(_M123)
                 _r.result(_d124(_v54, context, engine, f'greeted {_v66}' if
                     type(_v66) is int and -1000000000000000000 < _v66 < 
@@ -585,20 +585,20 @@ def _body223(context, this=None, caller=None, caller_engine=None):
                     'greeted {0}', _v66)) if _d124 is not None else _M123(
                     _v54, _call_context, engine))
             except Exception as _exception125:
-                # Hello.yaml:58
+                # Hello.yaml:58  - With: SkippedPerson
                 if _r.catch_matches(_exception125, (
                     'com.example.SkippedPerson',), _call_context):
                     _v141 = _variables['$skipped'] = _r.exception_value(
                         _exception125)
-                    # Hello.yaml:61
+                    # Hello.yaml:61  - $.record($skipped.message)
                     _d139 = _v54.type.call_sites.get(_M138)
                     _r.result(_d139(_v54, context, engine, _P140(_v141,
                         _call_context, engine)) if _d139 is not None else
                         _M138(_v54, _call_context, engine))
                 else:
-                    # Hello.yaml:48
+                    # Hello.yaml:48  - Try:
                     raise
-        # Hello.yaml:62
+        # Hello.yaml:62  - $.record(format('{0} of {1} greeted', len($.greetings), len($.people)))
         _d186 = _v54.type.call_sites.get(_M185)
         _r.result(_d186(_v54, context, engine, 
             f'{_t193} of {_t194} greeted' if (type((_t193 := _r.fast.length
@@ -618,7 +618,7 @@ def _body223(context, this=None, caller=None, caller_engine=None):
             _r.fast.format_string(context, engine, '{0} of {1} greeted',
             _t193, _t194)) if _d186 is not None else _M185(_v54,
             _call_context, engine))
-        # Hello.yaml:63
+        # Hello.yaml:63  - Return: $.greetings.select($.text)
         _t217 = _r.fast.selected_result(_t215 if _P214 in _v54.type.
             self_reads and _v54.this is None and ((_t216 := type((_t215 :=
             _v54.properties.get('greetings', _C23)))) is int and _C59 <
@@ -629,13 +629,13 @@ def _body223(context, this=None, caller=None, caller_engine=None):
             _C59 < _t217 < _C60 or _t218 in _C219) else _C220(caller_engine,
             _t217)
     except _C15:
-        # Hello.yaml:40
+        # Hello.yaml:40  deploy:
         raise
     except Exception as _error221:
         raise _C16(_error221, _error221.__traceback__) from None
 
 
-# Hello.yaml:70
+# Hello.yaml:70  - $.steps: $.steps + list($step)
 _P225 = _r.fast.PropertyRead('steps', False)
 
 
@@ -647,7 +647,7 @@ _L230 = _r.lazy(_f229, False)
 _A231 = _L230,
 
 
-# Hello.yaml:65
+# Hello.yaml:65  record:
 def _body239(context, this=None, caller=None, caller_engine=None, _v237=None):
     if caller is None:
         _variables = context._data
@@ -667,7 +667,7 @@ def _body239(context, this=None, caller=None, caller_engine=None, _v237=None):
     receiver = _C23
     engine = _ENGINE
     try:
-        # Hello.yaml:70
+        # Hello.yaml:70  - $.steps: $.steps + list($step)
         if _call_context is None:
             _call_context = _C22(context)
         _t232 = (_t227 if _P225 in _v226.type.self_reads and _v226.this is
@@ -681,13 +681,13 @@ def _body239(context, this=None, caller=None, caller_engine=None, _v237=None):
             _r.result(_r.fast.add(_t232, _t233, context, engine)))
         _v226 = _variables.get('$1')
     except _C15:
-        # Hello.yaml:65
+        # Hello.yaml:65  record:
         raise
     except Exception as _error236:
         raise _C16(_error236, _error236.__traceback__) from None
 
 
-# Hello.yaml:1
+# Hello.yaml:1  Namespaces:
 _INSTRUCTIONS = {(37, 8): (None, None, None, 37, 8), (38, 8):
     (None, None, None, 38, 8), (43, 8):
     ("new(sys:Resources).string('greeting.txt').trim()", 43, 20, 43, 8),

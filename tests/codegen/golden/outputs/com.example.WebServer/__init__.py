@@ -1,4 +1,4 @@
-# manifest.yaml:1
+# manifest.yaml:1  Format: MuranoPL/1.4
 import mplc.runtime as _r
 PACKAGE = _r.PackageSpec(full_name='com.example.WebServer', version='0.0.0',
     format='MuranoPL/1.4.0', type='Application', requirements={}, classes={

@@ -1,9 +1,9 @@
-# WebServer.yaml:1
+# WebServer.yaml:1  Namespaces:
 import mplc.runtime as _r
 _ENGINE = _r.engine_for('1.4.0')
 
 
-# WebServer.yaml:13
+# WebServer.yaml:13  Contract: $.class(res:LinuxMuranoInstance).notNull()
 @_r.contracts.passes_objects(False)
 def _contract1(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -14,7 +14,7 @@ def _contract1(value, cc):
     return _r.contracts.freeze(value)
 
 
-# WebServer.yaml:15
+# WebServer.yaml:15  Contract: $.int().notNull().check($ > 0 and $ < 65536)
 def _f3(receiver, context, engine):
     return _r.fast.greater(_r.fast.variable(context, '$1'), 0, context, engine
         ) and _r.fast.less(_r.fast.variable(context, '$1'), 65536, context,
@@ -37,7 +37,7 @@ def _contract2(value, cc):
     return _r.contracts.freeze(value)
 
 
-# WebServer.yaml:19
+# WebServer.yaml:19  - name: $.string().notNull()
 @_r.contracts.passes_unchanged('str')
 def _contract5_item2(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -47,7 +47,7 @@ def _contract5_item2(value, cc):
     return _r.contracts.freeze(value)
 
 
-# WebServer.yaml:20
+# WebServer.yaml:20  root: $.string()
 @_r.contracts.passes_unchanged('null', 'str')
 def _contract5_item3(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -56,7 +56,7 @@ def _contract5_item3(value, cc):
     return _r.contracts.freeze(value)
 
 
-# WebServer.yaml:19
+# WebServer.yaml:19  - name: $.string().notNull()
 def _contract5_item1(value, cc):
     if value is _r.contracts.PASSKEY:
         return value
@@ -70,7 +70,7 @@ def _contract5(value, cc):
     return _r.contracts.list_of(value, cc, (_contract5_item1,), 0, None)
 
 
-# WebServer.yaml:22
+# WebServer.yaml:22  Contract: $.bool()
 @_r.contracts.passes_unchanged('bool', 'null')
 def _contract6(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -79,7 +79,7 @@ def _contract6(value, cc):
     return _r.contracts.freeze(value)
 
 
-# WebServer.yaml:28
+# WebServer.yaml:28  - $._environment: $.find(std:Environment).require()
 _A7 = ()
 
 
@@ -113,7 +113,7 @@ _C20 = _r.fast.MuranoObject
 _C24 = _r.fast.SCALARS
 _T25 = _r.target(_r.variable('$'), (('attr', '_environment'),),
     '$._environment')
-# WebServer.yaml:26
+# WebServer.yaml:26  .init:
 _C27 = _r.fast.MuranoPlException
 _C28 = _r.fast.to_murano_exception
 _C29 = _r.fast.METHOD_CONTEXT_KEY
@@ -140,7 +140,7 @@ def _body33(context, this=None, caller=None, caller_engine=None):
     receiver = _C35
     engine = _ENGINE
     try:
-        # WebServer.yaml:28
+        # WebServer.yaml:28  - $._environment: $.find(std:Environment).require()
         if _call_context is None:
             _call_context = _C34(context)
         _d19 = _v18.type.call_sites.get(_M17)
@@ -154,13 +154,13 @@ def _body33(context, this=None, caller=None, caller_engine=None):
             result(_t23))
         _v18 = _variables.get('$1')
     except _C27:
-        # WebServer.yaml:26
+        # WebServer.yaml:26  .init:
         raise
     except Exception as _error26:
         raise _C28(_error26, _error26.__traceback__) from None
 
 
-# WebServer.yaml:32
+# WebServer.yaml:32  - If: not $.getAttr(deployed, false)
 def _f36(receiver, context, engine):
     return _r.fast.variable(context, '$1')
 
@@ -179,7 +179,7 @@ _L42 = _r.lazy(_f41, True)
 _A43 = _L37, _L42
 
 
-# WebServer.yaml:34
+# WebServer.yaml:34  - $._environment.reporter.report($this, 'Creating the instance')
 def _f44(receiver, context, engine):
     return _r.fast.variable(context, '$this')
 
@@ -206,13 +206,13 @@ _C58 = _r.fast.INLINE_BOUND
 _C59 = _r.fast.SHORT_SIZED
 _C60 = _r.fast.SHORT
 _C61 = _r.fast.ALWAYS_SMALL
-# WebServer.yaml:36
+# WebServer.yaml:36  - ToPort: $.port
 _P65 = _r.fast.PropertyRead('port', False)
-# WebServer.yaml:37
+# WebServer.yaml:37  FromPort: $.port
 _P68 = _r.fast.PropertyRead('port', False)
 
 
-# WebServer.yaml:40
+# WebServer.yaml:40  - $._environment.securityGroupManager.addGroupIngress($securityGroupIngress)
 def _f72(receiver, context, engine):
     return _r.fast.variable(context, '$securityGroupIngress')
 
@@ -235,7 +235,7 @@ _P79 = _r.fast.PropertyRead('securityGroupManager', False)
 _P80 = _r.fast.PropertyRead('_environment', False)
 
 
-# WebServer.yaml:41
+# WebServer.yaml:41  - $.instance.deploy()
 def _f86(receiver, context, engine):
     return _r.call('deploy', receiver, context, engine, _A7)
 
@@ -243,7 +243,7 @@ def _f86(receiver, context, engine):
 _L87 = _r.lazy(_f86, True)
 _M88 = _r.fast.MethodCall('deploy', _L87, _A7, True, ())
 _P89 = _r.fast.PropertyRead('instance', False)
-# WebServer.yaml:43
+# WebServer.yaml:43  - $template: $resources.yaml('Deploy.template').bind(dict(
 _P96 = _r.fast.PropertyRead('port', False)
 _P98 = _r.fast.PropertyRead('name', False)
 _P100 = _r.fast.PropertyRead('root', False)
@@ -548,7 +548,7 @@ _L238 = _r.lazy(_f237, False)
 _A239 = _L235, _L238
 
 
-# WebServer.yaml:47
+# WebServer.yaml:47  - $.instance.agent.call($template, $resources)
 def _f244(receiver, context, engine):
     return _r.fast.variable(context, '$template')
 
@@ -580,7 +580,7 @@ _L252 = _r.lazy(_f251, True)
 _M253 = _r.fast.MethodCall('call', _L252, _A250, True, ())
 _P254 = _r.fast.PropertyRead('agent', False)
 _P255 = _r.fast.PropertyRead('instance', False)
-# WebServer.yaml:51
+# WebServer.yaml:51  - $._environment.reporter.report_error($this, format('Deployment failed, {0}', $error.message))
 _P264 = _r.fast.PropertyRead('message', False)
 _K266 = _r.constant('Deployment failed, {0}')
 _P267 = _r.fast.PropertyRead('message', False)
@@ -635,7 +635,7 @@ _P285 = _r.fast.PropertyRead('_environment', False)
 _P290 = _r.fast.PropertyRead('message', False)
 
 
-# WebServer.yaml:53
+# WebServer.yaml:53  - $address: $.instance.ipAddresses.first()
 def _f294(receiver, context, engine):
     return _r.call('first', receiver, context, engine, _A7)
 
@@ -644,7 +644,7 @@ _L295 = _r.lazy(_f294, True)
 _M296 = _r.fast.MethodCall('first', _L295, _A7, True, ())
 _P297 = _r.fast.PropertyRead('ipAddresses', False)
 _P298 = _r.fast.PropertyRead('instance', False)
-# WebServer.yaml:54
+# WebServer.yaml:54  - $._environment.reporter.report($this, format('Web server is available at http://{0}:{1}', $address, $.port))
 _P308 = _r.fast.PropertyRead('port', False)
 _K311 = _r.constant('Web server is available at http://{0}:{1}')
 
@@ -708,7 +708,7 @@ _M329 = _r.fast.MethodCall('report', _L328, _A326, True, ())
 _P330 = _r.fast.PropertyRead('reporter', False)
 _P331 = _r.fast.PropertyRead('_environment', False)
 _P336 = _r.fast.PropertyRead('port', False)
-# WebServer.yaml:55
+# WebServer.yaml:55  - $.setAttr(deployed, true)
 _K342 = _r.constant(True)
 _A343 = _K38, _K342
 
@@ -719,11 +719,11 @@ def _f344(receiver, context, engine):
 
 _L345 = _r.lazy(_f344, True)
 _A346 = _L37, _L345
-# WebServer.yaml:56
+# WebServer.yaml:56  - $.deployed: true
 _T347 = _r.target(_r.variable('$'), (('attr', 'deployed'),), '$.deployed')
 
 
-# WebServer.yaml:30
+# WebServer.yaml:30  deploy:
 def _body350(context, this=None, caller=None, caller_engine=None):
     if caller is None:
         _variables = context._data
@@ -753,11 +753,11 @@ def _body350(context, this=None, caller=None, caller_engine=None):
     receiver = _C35
     engine = _ENGINE
     try:
-        # WebServer.yaml:32
+        # WebServer.yaml:32  - If: not $.getAttr(deployed, false)
         if _call_context is None:
             _call_context = _C34(context)
         if not _r.call('#operator_.', receiver, _call_context, engine, _A43):
-            # WebServer.yaml:34
+            # WebServer.yaml:34  - $._environment.reporter.report($this, 'Creating the instance')
             _t62 = _P52(_t55 if _P53 in _v54.type.self_reads and _v54.this is
                 None and ((_t56 := type((_t55 := _v54.properties.get(
                 '_environment', _C35)))) is int and _C57 < _t55 < _C58 or 
@@ -767,7 +767,7 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 'Creating the instance') if type(_t62) is _C20 and (_d63 :=
                 _t62.type.call_sites.get(_M51)) is not None else _M51(_t62,
                 _call_context, engine))
-            # WebServer.yaml:35
+            # WebServer.yaml:35  - $securityGroupIngress:
             _v71 = _variables['$securityGroupIngress'] = _r.built_data(lambda :
                 _r.freeze_list([_r.freeze_dict([('ToPort', _r.result(_t66 if
                 _P65 in _v54.type.self_reads and _v54.this is None and ((
@@ -782,7 +782,7 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 _P68(_v54, _call_context if _call_context is not None else
                 _C34(context), engine))), ('IpProtocol', 'tcp'), (
                 'External', True)])]))
-            # WebServer.yaml:40
+            # WebServer.yaml:40  - $._environment.securityGroupManager.addGroupIngress($securityGroupIngress)
             _t83 = _P79(_t81 if _P80 in _v54.type.self_reads and _v54.this is
                 None and ((_t82 := type((_t81 := _v54.properties.get(
                 '_environment', _C35)))) is int and _C57 < _t81 < _C58 or 
@@ -791,7 +791,7 @@ def _body350(context, this=None, caller=None, caller_engine=None):
             _r.result(_d84(_t83, context, engine, _v71) if type(_t83) is
                 _C20 and (_d84 := _t83.type.call_sites.get(_M78)) is not
                 None else _M78(_t83, _call_context, engine))
-            # WebServer.yaml:41
+            # WebServer.yaml:41  - $.instance.deploy()
             _t92 = (_t90 if _P89 in _v54.type.self_reads and _v54.this is
                 None and ((_t91 := type((_t90 := _v54.properties.get(
                 'instance', _C35)))) is int and _C57 < _t90 < _C58 or _t91 in
@@ -800,12 +800,12 @@ def _body350(context, this=None, caller=None, caller_engine=None):
             _r.result(_d93(_t92, context, engine) if type(_t92) is _C20 and
                 (_d93 := _t92.type.call_sites.get(_M88)) is not None else
                 _M88(_t92, _call_context, engine))
-            # WebServer.yaml:42
+            # WebServer.yaml:42  - $resources: new(sys:Resources)
             _t94 = _r.fast.new_object(_call_context, engine, _r.
                 type_reference(_call_context, 'io.murano.system.Resources'))
             _v95 = _variables['$resources'] = _t94 if type(_t94
                 ) in _C24 else _r.result(_t94)
-            # WebServer.yaml:43
+            # WebServer.yaml:43  - $template: $resources.yaml('Deploy.template').bind(dict(
             _t187 = _d186(_v95, context, engine, 'Deploy.template') if type(
                 _v95) is _C20 and (_d186 := _v95.type.call_sites.get(_M185)
                 ) is not None else _M185(_v95, _call_context, engine)
@@ -834,9 +834,9 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 ) is not None else _M180(_t187, _call_context, engine)
             _v243 = _variables['$template'] = _t242 if type(_t242
                 ) in _C24 else _r.result(_t242)
-            # WebServer.yaml:46
+            # WebServer.yaml:46  - Try:
             try:
-                # WebServer.yaml:47
+                # WebServer.yaml:47  - $.instance.agent.call($template, $resources)
                 _t258 = _P254(_t256 if _P255 in _v54.type.self_reads and 
                     _v54.this is None and ((_t257 := type((_t256 := _v54.
                     properties.get('instance', _C35)))) is int and _C57 <
@@ -848,11 +848,11 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                     .get(_M253)) is not None else _M253(_t258,
                     _call_context, engine))
             except Exception as _exception260:
-                # WebServer.yaml:49
+                # WebServer.yaml:49  - As: error
                 if _r.catch_matches(_exception260, None, _call_context):
                     _v291 = _variables['$error'] = _r.exception_value(
                         _exception260)
-                    # WebServer.yaml:51
+                    # WebServer.yaml:51  - $._environment.reporter.report_error($this, format('Deployment failed, {0}', $error.message))
                     _t288 = _P284(_t286 if _P285 in _v54.type.self_reads and
                         _v54.this is None and ((_t287 := type((_t286 :=
                         _v54.properties.get('_environment', _C35)))) is int and
@@ -868,12 +868,12 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                         'Deployment failed, {0}', _t292)) if type(_t288) is
                         _C20 and (_d289 := _t288.type.call_sites.get(_M283)
                         ) is not None else _M283(_t288, _call_context, engine))
-                    # WebServer.yaml:52
+                    # WebServer.yaml:52  - Rethrow:
                     raise
                 else:
-                    # WebServer.yaml:46
+                    # WebServer.yaml:46  - Try:
                     raise
-            # WebServer.yaml:53
+            # WebServer.yaml:53  - $address: $.instance.ipAddresses.first()
             _t301 = _P297(_t299 if _P298 in _v54.type.self_reads and _v54.
                 this is None and ((_t300 := type((_t299 := _v54.properties.
                 get('instance', _C35)))) is int and _C57 < _t299 < _C58 or 
@@ -884,7 +884,7 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 ) is not None else _M296(_t301, _call_context, engine)
             _v304 = _variables['$address'] = _t303 if type(_t303
                 ) in _C24 else _r.result(_t303)
-            # WebServer.yaml:54
+            # WebServer.yaml:54  - $._environment.reporter.report($this, format('Web server is available at http://{0}:{1}', $address, $.port))
             _t334 = _P330(_t332 if _P331 in _v54.type.self_reads and _v54.
                 this is None and ((_t333 := type((_t332 := _v54.properties.
                 get('_environment', _C35)))) is int and _C57 < _t332 < _C58 or
@@ -905,20 +905,20 @@ def _body350(context, this=None, caller=None, caller_engine=None):
                 'Web server is available at http://{0}:{1}', _v304, _t339)) if
                 type(_t334) is _C20 and (_d335 := _t334.type.call_sites.get
                 (_M329)) is not None else _M329(_t334, _call_context, engine))
-            # WebServer.yaml:55
+            # WebServer.yaml:55  - $.setAttr(deployed, true)
             _r.result(_r.call('#operator_.', receiver, _call_context,
                 engine, _A346))
-            # WebServer.yaml:56
+            # WebServer.yaml:56  - $.deployed: true
             _r.assign(_call_context, _T347, True)
             _v54 = _variables.get('$1')
     except _C27:
-        # WebServer.yaml:30
+        # WebServer.yaml:30  deploy:
         raise
     except Exception as _error348:
         raise _C28(_error348, _error348.__traceback__) from None
 
 
-# WebServer.yaml:61
+# WebServer.yaml:61  - Return: $.sites.where($.root != null).select($.name).orderBy($)
 def _i352(item, context, engine):
     return item
 
@@ -993,7 +993,7 @@ _C398 = _r.fast.QUOTA_FREE
 _C399 = _r.fast.quota
 
 
-# WebServer.yaml:58
+# WebServer.yaml:58  siteNames:
 def _body402(context, this=None, caller=None, caller_engine=None):
     if caller is None:
         _variables = context._data
@@ -1011,7 +1011,7 @@ def _body402(context, this=None, caller=None, caller_engine=None):
     receiver = _C35
     engine = _ENGINE
     try:
-        # WebServer.yaml:61
+        # WebServer.yaml:61  - Return: $.sites.where($.root != null).select($.name).orderBy($)
         _t384 = (_t382 if _P380 in _v381.type.self_reads and _v381.this is
             None and ((_t383 := type((_t382 := _v381.properties.get('sites',
             _C35)))) is int and _C57 < _t382 < _C58 or _t383 in _C59 and 
@@ -1044,13 +1044,13 @@ def _body402(context, this=None, caller=None, caller_engine=None):
             _C57 < _t396 < _C58 or _t397 in _C398) else _C399(caller_engine,
             _t396)
     except _C27:
-        # WebServer.yaml:58
+        # WebServer.yaml:58  siteNames:
         raise
     except Exception as _error400:
         raise _C28(_error400, _error400.__traceback__) from None
 
 
-# WebServer.yaml:1
+# WebServer.yaml:1  Namespaces:
 _INSTRUCTIONS = {(28, 8):
     ('$.find(std:Environment).require()', 28, 25, 28, 8), (28, 24):
     ('$.find(std:Environment).require()', 28, 25, 28, 57), (32, 8):

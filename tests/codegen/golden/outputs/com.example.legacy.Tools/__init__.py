@@ -1,4 +1,4 @@
-# manifest.yaml:1
+# manifest.yaml:1  Format: 1.0
 import mplc.runtime as _r
 PACKAGE = _r.PackageSpec(full_name='com.example.legacy.Tools', version=
     '0.0.0', format='MuranoPL/1.0.0', type='Library', requirements={},

@@ -1,9 +1,9 @@
-# Counter.yaml:1
+# Counter.yaml:1  Namespaces:
 import mplc.runtime as _r
 _ENGINE = _r.engine_for('1.0.0')
 
 
-# Counter.yaml:8
+# Counter.yaml:8  Contract: $.int().notNull()
 @_r.contracts.passes_unchanged('int')
 def _contract1(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -13,7 +13,7 @@ def _contract1(value, cc):
     return _r.contracts.freeze(value)
 
 
-# Counter.yaml:12
+# Counter.yaml:12  Contract: $.int()
 @_r.contracts.passes_unchanged('int', 'null')
 def _contract2(value, cc):
     if value is _r.contracts.PASSKEY:
@@ -22,7 +22,7 @@ def _contract2(value, cc):
     return _r.contracts.freeze(value)
 
 
-# Counter.yaml:21
+# Counter.yaml:21  - $.count: $.count + $by
 _P4 = _r.fast.PropertyRead('count', True)
 _C7 = _r.fast.NO_VALUE
 _C9 = _r.fast.INLINE_LOWER_BOUND
@@ -31,18 +31,18 @@ _C11 = _r.fast.SHORT_SIZED
 _C12 = _r.fast.SHORT
 _C13 = _r.fast.ALWAYS_SMALL
 _T17 = _r.target(_r.variable('$'), (('attr', 'count'),), '$.count')
-# Counter.yaml:22
+# Counter.yaml:22  - If: $.limit != null and $.count > $.limit
 _P18 = _r.fast.PropertyRead('limit', True)
 _P21 = _r.fast.PropertyRead('count', True)
 _P24 = _r.fast.PropertyRead('limit', True)
-# Counter.yaml:25
+# Counter.yaml:25  Message: format('count {0} is past the limit {1}', $.count, $.limit)
 _P29 = _r.fast.PropertyRead('count', True)
 _P32 = _r.fast.PropertyRead('limit', True)
-# Counter.yaml:26
+# Counter.yaml:26  - Return: $.count
 _P37 = _r.fast.PropertyRead('count', True)
 _C42 = _r.fast.QUOTA_FREE
 _C43 = _r.fast.quota
-# Counter.yaml:15
+# Counter.yaml:15  increment:
 _C45 = _r.fast.MuranoPlException
 _C46 = _r.fast.to_murano_exception
 _C47 = _r.fast.METHOD_CONTEXT_KEY
@@ -70,7 +70,7 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
     receiver = _C7
     engine = _ENGINE
     try:
-        # Counter.yaml:21
+        # Counter.yaml:21  - $.count: $.count + $by
         if _call_context is None:
             _call_context = _C52(context)
         _t15 = _t6 if _P4 in _v5.type.self_reads and _v5.this is None and (
@@ -81,7 +81,7 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
             _v14) is int and _C9 < (_t16 := _t15 + _v14) < _C10 else _r.
             result(_r.fast.add(_t15, _v14, context, engine)))
         _v5 = _variables.get('$1')
-        # Counter.yaml:22
+        # Counter.yaml:22  - If: $.limit != null and $.count > $.limit
         if _r.result((_t19 if _P18 in _v5.type.self_reads and _v5.this is
             None and ((_t20 := type((_t19 := _v5.properties.get('limit',
             _C7)))) is int and _C9 < _t19 < _C10 or _t20 in _C11 and len(
@@ -97,13 +97,13 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
             _t25) < _C12 or _t26 in _C13) else _P24(_v5, _call_context,
             engine))) is int) else _r.fast.greater(_t27, _t28, context,
             engine))):
-            # Counter.yaml:25
+            # Counter.yaml:25  Message: format('count {0} is past the limit {1}', $.count, $.limit)
             _t35 = (_t30 if _P29 in _v5.type.self_reads and _v5.this is
                 None and ((_t31 := type((_t30 := _v5.properties.get('count',
                 _C7)))) is int and _C9 < _t30 < _C10 or _t31 in _C11 and 
                 len(_t30) < _C12 or _t31 in _C13) else _P29(_v5,
                 _call_context, engine))
-            # Counter.yaml:24
+            # Counter.yaml:24  - Throw: LimitReached
             raise _r.throw(_call_context, cause=None, names=(
                 'com.example.legacy.LimitReached',), message=_r.result(
                 f'count {_t35} is past the limit {_t36}' if (type(_t35) is
@@ -117,7 +117,7 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
                 type(_t36) is str and len(_t36) < 64) else _r.fast.
                 format_string(context, engine,
                 'count {0} is past the limit {1}', _t35, _t36)), extra=None)
-        # Counter.yaml:26
+        # Counter.yaml:26  - Return: $.count
         _t40 = _r.result(_t38 if _P37 in _v5.type.self_reads and _v5.this is
             None and ((_t39 := type((_t38 := _v5.properties.get('count',
             _C7)))) is int and _C9 < _t38 < _C10 or _t39 in _C11 and len(
@@ -126,13 +126,13 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
         return _t40 if caller is None or ((_t41 := type(_t40)) is int and 
             _C9 < _t40 < _C10 or _t41 in _C42) else _C43(caller_engine, _t40)
     except _C45:
-        # Counter.yaml:15
+        # Counter.yaml:15  increment:
         raise
     except Exception as _error44:
         raise _C46(_error44, _error44.__traceback__) from None
 
 
-# Counter.yaml:35
+# Counter.yaml:35  - $.increment()
 _A54 = ()
 
 
@@ -143,13 +143,13 @@ def _f55(receiver, context, engine):
 _L56 = _r.lazy(_f55, True)
 _M57 = _r.fast.MethodCall('increment', _L56, _A54, False, ())
 _C60 = _r.fast.MuranoObject
-# Counter.yaml:33
+# Counter.yaml:33  - While: $.count < $target
 _P61 = _r.fast.PropertyRead('count', True)
-# Counter.yaml:36
+# Counter.yaml:36  - Return: $.count
 _P66 = _r.fast.PropertyRead('count', True)
 
 
-# Counter.yaml:28
+# Counter.yaml:28  countTo:
 def _body73(context, this=None, caller=None, caller_engine=None, _v64=None):
     if caller is None:
         _variables = context._data
@@ -170,7 +170,7 @@ def _body73(context, this=None, caller=None, caller_engine=None, _v64=None):
     receiver = _C7
     engine = _ENGINE
     try:
-        # Counter.yaml:33
+        # Counter.yaml:33  - While: $.count < $target
         while _t65 < _v64 if type((_t65 := _t62 if _P61 in _v58.type.
             self_reads and _v58.this is None and ((_t63 := type((_t62 :=
             _v58.properties.get('count', _C7)))) is int and _C9 < _t62 <
@@ -178,12 +178,12 @@ def _body73(context, this=None, caller=None, caller_engine=None, _v64=None):
             _P61(_v58, _call_context if _call_context is not None else (
             _call_context := _C52(context)), engine))) is int and type(_v64
             ) is int else _r.fast.less(_t65, _v64, context, engine):
-            # Counter.yaml:35
+            # Counter.yaml:35  - $.increment()
             _d59 = _v58.type.call_sites.get(_M57)
             _r.result(_d59(_v58, context, engine) if _d59 is not None else
                 _M57(_v58, _call_context if _call_context is not None else
                 (_call_context := _C52(context)), engine))
-        # Counter.yaml:36
+        # Counter.yaml:36  - Return: $.count
         _t69 = _r.result(_t67 if _P66 in _v58.type.self_reads and _v58.this is
             None and ((_t68 := type((_t67 := _v58.properties.get('count',
             _C7)))) is int and _C9 < _t67 < _C10 or _t68 in _C11 and len(
@@ -193,13 +193,13 @@ def _body73(context, this=None, caller=None, caller_engine=None, _v64=None):
         return _t69 if caller is None or ((_t70 := type(_t69)) is int and 
             _C9 < _t69 < _C10 or _t70 in _C42) else _C43(caller_engine, _t69)
     except _C45:
-        # Counter.yaml:28
+        # Counter.yaml:28  countTo:
         raise
     except Exception as _error71:
         raise _C46(_error71, _error71.__traceback__) from None
 
 
-# Counter.yaml:1
+# Counter.yaml:1  Namespaces:
 _INSTRUCTIONS = {(21, 8): ('$.count + $by', 21, 18, 21, 8), (21, 17):
     ('$.count + $by', 21, 18, 21, 30), (22, 8):
     ('$.limit != null and $.count > $.limit', 22, 13, 22, 8), (22, 12):
