@@ -6,13 +6,12 @@ import ast
 import os
 
 from mplc import ir
-from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.ast_parts import RUNTIME, constant, holds_expression, load, runtime_call, store
 from mplc.codegen.expressions import ModuleBuilder
-from mplc.codegen.sharing import share_identical_definitions
-from mplc.codegen.steps import split_into_steps
+from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.int_variables import int_bit_bounds, int_variables, normal_variable_name
 from mplc.codegen.statements import DirectArgument, StatementCompiler
+from mplc.codegen.steps import split_into_steps
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
 from mplc.contracts.compiler import method_chain, unchanged_types
 from mplc.pyast import PyAst
@@ -67,7 +66,6 @@ class ClassModuleCompiler:
         instructions = [self.instructions.definition(at)] if self.instructions.entries else []
         module = _module(_prologue(at) + [engine] + self.builder.definitions + instructions + [assign])
         split_into_steps(module)
-        module.body = share_identical_definitions(module.body)
         return module
 
     def _by_name(self, at: PyAst, members, compile_member) -> ast.expr:
@@ -102,8 +100,9 @@ class ClassModuleCompiler:
         if contract is None:
             return at.Constant(value=None)
         name = self.builder.new_name("contract")
-        self.builder.definitions.extend(self.contracts.compile(contract, name))
-        return load(PyAst(contract.pos), name)
+        validators, renamed = self.builder.shared.validators(self.contracts.compile(contract, name))
+        self.builder.definitions.extend(validators)
+        return load(PyAst(contract.pos), renamed.get(name, name))
 
     def _property(self, prop: ir.Property) -> ast.expr:
         at = PyAst(prop.pos)

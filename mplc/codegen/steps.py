@@ -19,9 +19,9 @@ sets it back) is the plain name."""
 from __future__ import annotations
 
 import ast
-from typing import Iterator
 
-from mplc.codegen.ast_parts import RUNTIME
+from mplc.codegen.ast_parts import MATERIALIZED, RUNTIME
+from mplc.codegen.sharing import TEMPORARY
 
 _BLOCK_FIELDS = ("body", "orelse", "finalbody")
 
@@ -30,39 +30,41 @@ def split_into_steps(module: ast.Module) -> None:
     """Rewrite, in place, the statements of every function of ``module``."""
     for statement in module.body:
         if type(statement) is ast.FunctionDef:
-            _split_block(statement.body)
+            _split_block(statement.body, frozenset())
 
 
-def _split_block(statements: list[ast.stmt]) -> None:
+def _split_block(statements: list[ast.stmt], built: frozenset[str]) -> None:
+    """``built``: the lazily built call contexts certainly built before ``statements`` run."""
     index = 0
     while index < len(statements):
         statement = statements[index]
-        steps = _leading_steps(statement)
+        if built:
+            _read_built(statement, built)
+        steps = _leading_steps(statement, built)
         statements[index:index] = steps
         index += len(steps) + 1
-        for name in {step.body[0].targets[0].id for step in steps if type(step) is ast.If}:
-            for later in statements[index - 1:]:
-                _read_built(later, name)
+        built = built.union(step.body[0].targets[0].id for step in steps if type(step) is ast.If)
         if type(statement) is ast.FunctionDef:
-            _split_block(statement.body)
+            _split_block(statement.body, frozenset())
             continue
         for field in _BLOCK_FIELDS:
             block = getattr(statement, field, None)
             if block:
-                _split_block(block)
+                _split_block(block, built)
         for handler in getattr(statement, "handlers", ()):
-            _split_block(handler.body)
+            _split_block(handler.body, built)
 
 
-def _leading_steps(statement: ast.stmt) -> list[ast.stmt]:
+def _leading_steps(statement: ast.stmt, built: frozenset[str]) -> list[ast.stmt]:
     """``_tN = value`` statements for the bindings ``statement`` makes first, in order; each
-    binding in ``statement`` becomes a read of its name."""
+    binding in ``statement`` becomes a read of its name. ``built``: the lazily built call
+    contexts already built (none of their lazy forms is left in ``statement``)."""
     head = _evaluated_first(statement)
-    if head is None:
+    if head is None or getattr(statement, head) is None:
         return []
     steps = []
     while True:
-        binding = _first_binding(head)
+        binding = _first_binding(statement, head, built)
         if binding is None:
             return steps
         parent, field, index, found = binding
@@ -76,61 +78,115 @@ def _leading_steps(statement: ast.stmt) -> list[ast.stmt]:
         step = ast.copy_location(ast.Assign(targets=[ast.Name(id=named.target.id, ctx=ast.Store())],
                                             value=named.value), named)
         ast.copy_location(step.targets[0], named.target)
-        steps.extend(_leading_steps(step))
+        steps.extend(_leading_steps(step, built))
         if lazy_name is not None:
             unset = ast.copy_location(ast.Compare(left=ast.Name(id=lazy_name, ctx=ast.Load()), ops=[ast.Is()],
                                                   comparators=[ast.Constant(value=None)]), found.test)
             for node in ast.walk(unset):
                 ast.copy_location(node, found.test)
             step = ast.copy_location(ast.If(test=unset, body=[step], orelse=[]), found)
-            _read_built(statement, lazy_name)
+            built = built | {lazy_name}
+            _read_built(statement, built)
         steps.append(step)
 
 
-def _evaluated_first(statement: ast.stmt) -> ast.AST | None:
-    """The part of ``statement`` Python evaluates before anything else it does: its value, the
+def _evaluated_first(statement: ast.stmt) -> str | None:
+    """The field of ``statement`` Python evaluates before anything else it does: its value, the
     test of an ``if``, the iterable of a ``for``. None for statements whose expression runs
     more than once (``while``) or that have none."""
     kind = type(statement)
     if kind in (ast.Assign, ast.Expr, ast.Return):
-        return statement.value
+        return "value"
     if kind is ast.If:
-        return statement.test
+        return "test"
     if kind is ast.For:
-        return statement.iter
+        return "iter"
     if kind is ast.Raise and statement.cause is None:
-        return statement.exc
+        return "exc"
     return None
 
 
-class _Stop(Exception):
-    pass
-
-
-def _first_binding(expression: ast.AST | None):
-    """(parent, field, index or None, the NamedExpr) of the first binding evaluated in
-    ``expression`` when everything evaluated before it is a pure read it does not bind; else None."""
-    if expression is None:
-        return None
+def _first_binding(statement: ast.stmt, head: str, built: frozenset[str]):
+    """(parent, field, index or None, node) of the first binding the ``head`` field of
+    ``statement`` evaluates (a
+    NamedExpr, or a lazily built call context) when everything evaluated before it is a pure
+    read of a name it does not bind, a constant or a runtime attribute; else None. Walks the
+    parts that always run in the order Python runs them; an operation that runs code (a call,
+    an attribute, arithmetic), or a part that may not run (a branch, a later operand of
+    ``and``/``or`` or of a chained comparison), ends the search."""
+    expression = getattr(statement, head)
     reads: list[str] = []
-    try:
-        for parent, field, index, node in _unconditional(expression, None, None, None):
-            if type(node) is ast.NamedExpr or type(node) is ast.IfExp:
-                named = node if type(node) is ast.NamedExpr else node.orelse
-                if type(named.target) is not ast.Name:
-                    return None
-                bound = {name.id for name in ast.walk(named.value) if type(name) is ast.Name
-                         and type(name.ctx) is ast.Store} | {named.target.id}
-                if bound.intersection(reads):
-                    return None
-                return parent, field, index, node
-            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+    pending: list = [(expression, statement, head, None)]
+    push = pending.append
+    while pending:
+        node, parent, field, index = pending.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id not in built and (node.id == MATERIALIZED or TEMPORARY.fullmatch(node.id)):
                 reads.append(node.id)
-            elif not (type(node) is ast.Constant or _runtime_attribute(node)):
+        elif kind is ast.Constant:
+            continue
+        elif node is _OPERATION:
+            return None
+        elif kind is ast.NamedExpr or kind is ast.IfExp and _lazy_context_name(node) is not None:
+            named = node if kind is ast.NamedExpr else node.orelse
+            if type(named.target) is not ast.Name:
                 return None
-    except _Stop:
-        return None
+            if named.target.id in reads or reads and any(
+                    type(name) is ast.Name and type(name.ctx) is ast.Store and name.id in reads
+                    for name in ast.walk(named.value)):
+                return None
+            return parent, field, index, node
+        elif kind is ast.Attribute:
+            if not _runtime_attribute(node):
+                push(_OPERATION_ENTRY)
+                push((node.value, node, "value", None))
+        elif kind is ast.Call:
+            push(_OPERATION_ENTRY)
+            for keyword in reversed(node.keywords):
+                if keyword.arg is None:
+                    return None
+                push((keyword.value, keyword, "value", None))
+            for position in range(len(node.args) - 1, -1, -1):
+                if type(node.args[position]) is ast.Starred:
+                    return None
+                push((node.args[position], node, "args", position))
+            push((node.func, node, "func", None))
+        elif kind is ast.Subscript:
+            push(_OPERATION_ENTRY)
+            push((node.slice, node, "slice", None))
+            push((node.value, node, "value", None))
+        elif kind is ast.BinOp:
+            push(_OPERATION_ENTRY)
+            push((node.right, node, "right", None))
+            push((node.left, node, "left", None))
+        elif kind is ast.UnaryOp:
+            push(_OPERATION_ENTRY)
+            push((node.operand, node, "operand", None))
+        elif kind is ast.Compare:
+            if not (len(node.ops) == 1 and type(node.ops[0]) in (ast.Is, ast.IsNot)):
+                push(_OPERATION_ENTRY)  # an identity test runs no code
+            push((node.comparators[0], node, "comparators", 0))
+            push((node.left, node, "left", None))
+        elif kind is ast.BoolOp:
+            push(_OPERATION_ENTRY)
+            push((node.values[0], node, "values", 0))
+        elif kind is ast.IfExp:
+            push(_OPERATION_ENTRY)
+            push((node.test, node, "test", None))
+        elif kind is ast.Tuple or kind is ast.List:
+            for position in range(len(node.elts) - 1, -1, -1):
+                if type(node.elts[position]) is ast.Starred:
+                    return None
+                push((node.elts[position], node, "elts", position))
+        else:
+            return None
     return None
+
+
+_OPERATION = object()
+"""Stands, in the walk, for an operation that runs once its operands have run."""
+_OPERATION_ENTRY = (_OPERATION, None, None, None)
 
 
 def _runtime_attribute(node: ast.AST) -> bool:
@@ -138,62 +194,6 @@ def _runtime_attribute(node: ast.AST) -> bool:
     while type(node) is ast.Attribute:
         node = node.value
     return type(node) is ast.Name and node.id == RUNTIME
-
-
-def _unconditional(node: ast.AST, parent, field, index) -> Iterator[tuple]:
-    """The nodes of an expression that always run, in the order Python runs them, each after
-    the nodes it is made of (a NamedExpr, or a lazily built call context, is yielded before its
-    value: it is the candidate, and the walk stops there). Raises ``_Stop`` at the first part that may not run."""
-    kind = type(node)
-    if kind is ast.NamedExpr:
-        yield parent, field, index, node
-        raise _Stop
-    if kind in (ast.Name, ast.Constant):
-        yield parent, field, index, node
-        return
-    if kind is ast.Attribute:
-        if _runtime_attribute(node):
-            yield parent, field, index, node
-            return
-        yield from _unconditional(node.value, node, "value", None)
-    elif kind is ast.Call:
-        yield from _unconditional(node.func, node, "func", None)
-        for position, argument in enumerate(node.args):
-            if type(argument) is ast.Starred:
-                raise _Stop
-            yield from _unconditional(argument, node, "args", position)
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                raise _Stop
-            yield from _unconditional(keyword.value, keyword, "value", None)
-    elif kind is ast.Subscript:
-        yield from _unconditional(node.value, node, "value", None)
-        yield from _unconditional(node.slice, node, "slice", None)
-    elif kind is ast.BinOp:
-        yield from _unconditional(node.left, node, "left", None)
-        yield from _unconditional(node.right, node, "right", None)
-    elif kind is ast.UnaryOp:
-        yield from _unconditional(node.operand, node, "operand", None)
-    elif kind is ast.Compare:
-        yield from _unconditional(node.left, node, "left", None)
-        yield from _unconditional(node.comparators[0], node, "comparators", 0)
-        if len(node.comparators) == 1 and type(node.ops[0]) in (ast.Is, ast.IsNot):
-            return  # an identity test runs no code
-    elif kind is ast.BoolOp:
-        yield from _unconditional(node.values[0], node, "values", 0)
-    elif kind is ast.IfExp:
-        if _lazy_context_name(node) is not None:
-            yield parent, field, index, node
-            raise _Stop
-        yield from _unconditional(node.test, node, "test", None)
-    elif kind in (ast.Tuple, ast.List):
-        for position, item in enumerate(node.elts):
-            if type(item) is ast.Starred:
-                raise _Stop
-            yield from _unconditional(item, node, "elts", position)
-        return
-    # the operation itself, or a part that may not run (a branch, a later operand): stop here
-    raise _Stop
 
 
 def _lazy_context_name(node: ast.AST) -> str | None:
@@ -209,23 +209,30 @@ def _lazy_context_name(node: ast.AST) -> str | None:
     return None
 
 
-def _read_built(tree: ast.AST, name: str) -> None:
-    """Every ``name if name is not None else (name := ...)`` in ``tree`` (outside nested
-    functions and lambdas) becomes ``name``: it is built by then."""
-    for node in _same_scope(tree):
-        for field, value in ast.iter_fields(node):
-            if type(value) is list:
-                for position, item in enumerate(value):
-                    if _lazy_context_name(item) == name:
-                        value[position] = ast.copy_location(ast.Name(id=name, ctx=ast.Load()), item)
-            elif _lazy_context_name(value) == name:
-                setattr(node, field, ast.copy_location(ast.Name(id=name, ctx=ast.Load()), value))
+_NOT_ENTERED = frozenset((ast.FunctionDef, ast.Lambda, ast.Load, ast.Store, ast.Del))
 
 
-def _same_scope(tree: ast.AST) -> Iterator[ast.AST]:
-    pending = [tree]
+def _read_built(statement: ast.stmt, names) -> None:
+    """Every ``name if name is not None else (name := ...)`` of ``names`` in the expressions of
+    ``statement`` (not in its blocks, nested functions or lambdas) becomes ``name``: it is
+    built by then."""
+    pending = [part for field, part in ast.iter_fields(statement)
+               if field not in _BLOCK_FIELDS and field != "handlers" and isinstance(part, (ast.AST, list))]
     while pending:
         node = pending.pop()
-        yield node
-        pending.extend(child for child in ast.iter_child_nodes(node)
-                       if type(child) not in (ast.FunctionDef, ast.Lambda))
+        if type(node) is list:
+            items = node
+            for position, item in enumerate(items):
+                if type(item) is ast.IfExp and _lazy_context_name(item) in names:
+                    items[position] = ast.copy_location(ast.Name(id=item.body.id, ctx=ast.Load()), item)
+                elif isinstance(item, ast.AST) and type(item) not in _NOT_ENTERED:
+                    pending.append(item)
+            continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                pending.append(value)
+            elif type(value) is ast.IfExp and _lazy_context_name(value) in names:
+                setattr(node, field, ast.copy_location(ast.Name(id=value.body.id, ctx=ast.Load()), value))
+            elif isinstance(value, ast.AST) and type(value) not in _NOT_ENTERED:
+                pending.append(value)
