@@ -88,14 +88,19 @@ def _position(node: ast.AST) -> tuple:
 
 
 def _outline(function: ast.FunctionDef) -> tuple:
-    """A cheap summary that identical functions share: parameters, decorators, statement kinds
-    and what a returned or assigned call calls."""
+    """A cheap summary that identical functions share: parameters, decorators, statement kinds,
+    what a returned or assigned call calls and its plain arguments (temporaries' names left
+    out: they differ between identical functions)."""
     parts: list = [tuple(argument.arg for argument in function.args.args), len(function.decorator_list)]
     for statement in function.body:
         value = getattr(statement, "value", None)
         callee = getattr(value, "func", None)
         parts.append((type(statement).__name__, type(value).__name__,
                       getattr(callee, "attr", None) or getattr(callee, "id", None)))
+        if callee is not None:
+            parts.extend(argument.value if type(argument) is ast.Constant
+                         else argument.id if type(argument) is ast.Name and not TEMPORARY.fullmatch(argument.id)
+                         else None for argument in value.args)
     return tuple(parts)
 
 

@@ -113,7 +113,9 @@ def _first_binding(statement: ast.stmt, head: str, built: frozenset[str]):
     read of a name it does not bind, a constant or a runtime attribute; else None. Walks the
     parts that always run in the order Python runs them; an operation that runs code (a call,
     an attribute, arithmetic), or a part that may not run (a branch, a later operand of
-    ``and``/``or`` or of a chained comparison), ends the search."""
+    ``and``/``or`` or of a chained comparison), ends the search. The names a binding could
+    change are codegen's temporaries (``_tN``, ``_dN``) and the lazily built call context
+    (unless ``built``): no other name is ever bound inside an expression."""
     expression = getattr(statement, head)
     reads: list[str] = []
     pending: list = [(expression, statement, head, None)]
