@@ -28,25 +28,28 @@ ARGUMENTS = [
 PYTHON = {
     "reload-same-id": """
 import mplc
+from mplc.runtime.errors import MuranoError
 rt = mplc.Runtime([PACKAGE])
 rt.load({"?": {"id": "root", "type": "com.example.hostile.Main"}})
 try:
     rt.load({"?": {"id": "root", "type": "com.example.hostile.Main"}, "progress": "new"})
-except mplc.runtime.MuranoError as error:
+except MuranoError as error:
     print(type(error).__name__, error)
 """,
     "reload-nested-id": """
 import mplc
+from mplc.runtime.errors import MuranoError
 rt = mplc.Runtime([PACKAGE])
 rt.load({"?": {"id": "root", "type": "com.example.hostile.Main"}})
 try:
     rt.load({"Objects": {"?": {"id": "other", "type": "com.example.hostile.Main"},
                          "child": {"?": {"id": "root", "type": "com.example.hostile.Main"}}}})
-except mplc.runtime.MuranoError as error:
+except MuranoError as error:
     print(type(error).__name__, error)
 """,
     "reload-in-a-new-runtime": """
 import mplc
+from mplc.runtime.errors import MuranoError
 first = mplc.Runtime([PACKAGE])
 first.load({"?": {"id": "root", "type": "com.example.hostile.Main"}, "progress": "old"})
 second = mplc.Runtime([PACKAGE])
@@ -55,6 +58,7 @@ print(second.serialize()["Objects"]["progress"])
 """,
     "api-kwargs-name": """
 import mplc
+from mplc.runtime.errors import MuranoError
 rt = mplc.Runtime([PACKAGE])
 root = rt.load({"?": {"id": "root", "type": "com.example.hostile.Main"}})
 for name in ("?", "", "$x", "__class__"):
@@ -65,15 +69,17 @@ for name in ("?", "", "$x", "__class__"):
 """,
     "api-model-nan": """
 import mplc
+from mplc.runtime.errors import MuranoError
 rt = mplc.Runtime([PACKAGE])
 try:
     rt.load({"?": {"id": "root", "type": "com.example.hostile.Main"}, "progress": float("nan"),
              "list": [1, float("-inf")]})
-except mplc.runtime.MuranoError as error:
+except MuranoError as error:
     print(type(error).__name__, error)
 """,
     "api-argument-infinity": """
 import mplc
+from mplc.runtime.errors import MuranoError
 rt = mplc.Runtime([PACKAGE])
 root = rt.load({"?": {"id": "root", "type": "com.example.hostile.Main"}})
 try:
@@ -83,11 +89,12 @@ except ValueError as error:
 """,
     "api-timeout": """
 import mplc
+from mplc.runtime.errors import MuranoError
 rt = mplc.Runtime([LOOPING], timeout=0.5)
 root = rt.load({"?": {"id": "root", "type": "com.example.hostile.Main"}})
 try:
     rt.call(root, "run")
-except mplc.runtime.MuranoError as error:
+except MuranoError as error:
     print(error.type_name, error)
 print(rt.call(root, "done"))
 """,
