@@ -125,6 +125,8 @@ class Executor:
                     class_spec.package = entry
             else:
                 entry, class_specs = _import_package(entry)
+            if entry.full_name == versioning.CORE_LIBRARY:
+                class_specs.update(natives.native_only_classes(entry, class_specs))
             package = Package(entry, class_specs, self)
             self.packages.setdefault(package.name, []).append(package)
         if CORE_OBJECT not in (c for ps in self.packages.values() for p in ps for c in p.class_specs):
