@@ -9,7 +9,7 @@ results and ``tests/fast_paths/test_differential.py`` against plain yaql.
 import pytest
 
 from mplc import ir
-from mplc.codegen.module import ModuleBuilder
+from mplc.codegen.expressions import ModuleBuilder
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.yaql_syntax import ExpressionBuilder
 from mplc.runtime import bridge

@@ -15,7 +15,7 @@ import mplc  # noqa: F401  (loads collections.abc before yaql)
 import yaql
 from yaql.language import conventions, utils
 
-from mplc.codegen.module import ModuleBuilder
+from mplc.codegen.expressions import ModuleBuilder
 from mplc.contracts import ContractCompiler
 from mplc.diagnostics import DiagnosticSink
 from mplc.ir import NO_POS

@@ -1,6 +1,6 @@
 """Assumptions the generated query loops rest on, checked against the runtime they run in."""
 
-from mplc.codegen.module import RANGE_ITEM_BITS
+from mplc.codegen.body_locals import RANGE_ITEM_BITS
 from mplc.runtime import bridge, fast
 
 

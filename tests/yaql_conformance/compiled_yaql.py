@@ -14,7 +14,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc import ir
-from mplc.codegen.module import expression_module
+from mplc.codegen.expressions import expression_module
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.yaql_syntax import ExpressionBuilder
 from mplc.runtime import bridge
