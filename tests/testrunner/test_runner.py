@@ -242,3 +242,11 @@ def test_pytest_plugin_collects_muranopl_tests_as_items(pytester, monkeypatch, c
     result.assert_outcomes(passed=len(expected) - failing, failed=failing)
     result.stdout.fnmatch_lines([
         "FAILED tests.runner/manifest.yaml::tests.runner.Order::testFailureSkipsTearDown*"])
+
+
+def test_the_readmes_example_tests_pass(mplc_test_here):
+    examples = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples")
+    completed = mplc_test_here("--path", os.path.join(examples, "hello"), "--path",
+                               os.path.join(examples, "hello-tests"), "com.example.Hello.tests")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert SUMMARY_LINE.search(completed.stdout).groups() == ("3", "0", "0")

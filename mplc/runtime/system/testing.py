@@ -54,8 +54,13 @@ def _mismatch(text, message):
 @native("io.murano.test.TestFixture")
 class TestFixture:
     def load(self, executor, model):
-        """The root object of an object model (``Objects``/``Attributes`` document or object)."""
-        return executor.load_document(model)
+        """As the reference's executor loads a deployment's model: the document's
+        ``Attributes``, ``Objects`` and ``ObjectsCopy``; its root object, or null for a mapping
+        without ``Objects`` (a bare object is no document there)."""
+        model = as_received(model)
+        if not isinstance(model, dict):
+            raise TypeError()
+        return executor.load_document({key: model.get(key) for key in ("Objects", "ObjectsCopy", "Attributes")})
 
     def start_env(self):
         """Begin a deployment session (the simulated cloud keeps no session state)."""
