@@ -91,6 +91,31 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+    serve.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="time limit of one model builder call; its worker is stopped after it")
+    serve.add_argument("--workers", type=int, default=2, metavar="N",
+                       help="worker processes running model builders (calls beyond N wait)")
+    serve.add_argument("--idle-timeout", type=float, default=5.0, metavar="SECONDS",
+                       help="close connections that send no complete request for this long")
+    serve.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="answer 408 when a request body takes longer than this to arrive")
+
+    model = commands.add_parser("model", help="object model the dashboard sends for answers to "
+                                "a package's dynamic UI (UI/ui.yaml)")
+    model.add_argument("positionals", nargs="+", metavar="PACKAGE_FQN",
+                       help="the package's full name (package locations may come before it)")
+    model.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
+                       help="a package location (repeatable)")
+    model.add_argument("--format", default=None,
+                       help="Format of a directory of loose class files (default MuranoPL/1.0)")
+    model.add_argument("--answers", required=True, metavar="ANSWERS.json",
+                       help="{formName: {fieldName: value}, workflowManagement: {application_name}}")
+    model.add_argument("--cloud", default=None, metavar="CLOUD.json",
+                       help="the flavors, keypairs, images, networks, ... fields choose from")
+    model.add_argument("--environment", action="store_true",
+                       help="print an io.murano.Environment holding the application (for mplc run)")
+    model.add_argument("--seed", type=int, default=None,
+                       help="generate ids and host names from this seed (repeatable output)")
 
     from mplc.commands import fetch
     fetch.add_arguments(commands)
@@ -99,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # command name -> module under mplc.commands with a ``main(args) -> int``
 _COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
-             "serve": "serve", "fetch": "fetch", "bundle": "fetch", "test": "test"}
+             "serve": "serve", "fetch": "fetch", "bundle": "fetch", "model": "model", "test": "test"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ def runtime_call(at: PyAst, name: str, /, *args: ast.expr, **keywords: ast.expr)
 
 
 def fast_attribute(at: PyAst, name: str) -> ast.expr:
-    """``_r.fast.<name>``: a fast-path helper of mplc/runtime/fast.py."""
+    """``_r.fast.<name>``: a fast-path helper of mplc/runtime/fast_paths.py."""
     return at.Attribute(value=runtime_attribute(at, "fast"), attr=name, ctx=ast.Load())
 
 

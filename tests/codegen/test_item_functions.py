@@ -12,7 +12,7 @@ from mplc import ir
 from mplc.codegen.expressions import ModuleBuilder
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.yaql_syntax import ExpressionBuilder
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 
 POS = ir.Pos("<test>", 1, 1, 1, 1)
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 from mplc.runtime.executor import Executor
-from mplc.runtime.model import MuranoObject, ObjectParameter, TypeParameter, TypeReference
+from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 from mplc.runtime.natives import as_received, native
 
 ORIGINAL_CONTEXT = "?originalContext"
