@@ -58,28 +58,13 @@ def _type_names(roots) -> list[ir.TypeName]:
     return [node for root in roots for node in root.walk() if type(node) is ir.TypeName]
 
 
-def _function_calls(node, names: frozenset) -> list[ir.Function]:
-    """The calls of functions named ``names`` inside an IR subtree (``x.name(...)``, a method
-    call, is no function call)."""
-    found = []
-    pending = [node]
-    while pending:
-        item = pending.pop()
-        if type(item) is tuple:
-            pending.extend(item)
-        elif type(item) is ir.Function:
-            if item.name in names:
-                found.append(item)
-            if item.name == "#operator_." and len(item.args) == 2 and type(item.args[1]) is ir.Function:
-                pending.append(item.args[0])
-                pending.extend(item.args[1].args)
-            else:
-                pending.extend(item.args)
-        else:
-            fields = _CHILD_FIELDS.get(type(item))
-            if fields:
-                pending.extend(getattr(item, name) for name in fields)
-    return found
+def _function_calls(roots, names: frozenset) -> list[ir.Function]:
+    """The calls of functions named ``names`` inside the IR subtrees ``roots`` (``x.name(...)``,
+    a method call, is no function call)."""
+    calls = [node for root in roots for node in root.walk() if type(node) is ir.Function]
+    methods = {id(call.args[1]) for call in calls
+               if call.name == "#operator_." and len(call.args) == 2 and type(call.args[1]) is ir.Function}
+    return [call for call in calls if call.name in names and id(call) not in methods]
 
 
 def _matching_versions(found: list[ir.Package],
