@@ -15,7 +15,7 @@ import pytest
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "natives", "data")
 APPS = os.path.join(DATA, "deploy_apps")
 ENVIRONMENT = os.path.join(DATA, "environment.json")
-_GENERATED_ID = re.compile(r"[0-9a-f]{32}|(?<=-)(?=[a-z]*[0-9])[a-z0-9]{12,16}\b")
+_GENERATED_ID = re.compile(r"[0-9a-f]{32}|(?<![0-9a-z])(?=[0-9]*[a-z])(?=[a-z]*[0-9])[a-z0-9]{14}\b")
 
 
 def mplc_run(paths, model, cache_dir, method="deploy"):
@@ -29,8 +29,8 @@ def mplc_run(paths, model, cache_dir, method="deploy"):
 
 
 def without_generated_ids(document):
-    """The document with each id the engine made up (object ids, stack name suffixes) replaced
-    by its order of first appearance."""
+    """The document with each id the engine made up (object ids; random names such as stack
+    name suffixes, 14 letters and digits) replaced by its order of first appearance."""
     seen = {}
     text = _GENERATED_ID.sub(lambda m: seen.setdefault(m.group(0), f"<generated {len(seen)}>"),
                              json.dumps(document, sort_keys=True))
