@@ -107,6 +107,7 @@ class TestSession:
         self.runtime = Runtime(self.paths, cache_dir=cache_dir, default_format=default_format,
                                fast_paths=FAST_PATHS)
         name, _, version = package_name.partition("/")
+        self.runtime.require(package_names=[name])
         executor = self.runtime.executor
         with executor.active():
             spec = versioning.parse_requirement(version) if version else None

@@ -27,8 +27,10 @@ def add_arguments(subparsers) -> None:
         parser.add_argument("--repo", default=os.environ.get("MURANO_REPO_URL"),
                             required="MURANO_REPO_URL" not in os.environ, metavar="URL",
                             help="repository URL (default: $MURANO_REPO_URL)")
-        parser.add_argument("-o", "--output", required=True, metavar="DIR")
-        parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS")
+        parser.add_argument("-o", "--output", required=True, metavar="DIR",
+                            help="where packages are unpacked (DIR/FullName-Version)")
+        parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                            help="network timeout of each request (default 30)")
 
 
 def main(args) -> int:

@@ -21,6 +21,9 @@ import pytest
 import yaml
 
 from mplc.cli import main
+from mplc.diagnostics import DiagnosticSink
+from mplc.forms import Session
+from mplc.frontend.ui import read_ui_definition
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -135,3 +138,66 @@ def test_unknown_names_are_usage_errors(tmp_path, capsys, answers, message):
                         answers)
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_invalid_definition_gets_diagnostics(tmp_path, capsys):
+    package = tmp_path / "pkg"
+    (package / "UI").mkdir(parents=True)
+    (package / "manifest.yaml").write_text(
+        "Format: 1.3\nType: Application\nFullName: com.example.Bad\nClasses: {}\n")
+    (package / "UI" / "ui.yaml").write_text(
+        "Version: 2.2\nApplication:\n  ?: {type: com.example.Bad}\nForms:\n  - f:\n"
+        "      fields:\n        - {name: n, type: integer, maxLength: 2}\n")
+    answers = tmp_path / "answers.json"
+    answers.write_text("{}")
+    assert main(["model", "--path", str(package), "com.example.Bad", "--answers",
+                 str(answers)]) == 1
+    error = capsys.readouterr().err
+    assert f"{package / 'UI' / 'ui.yaml'}:7:36: error: field 'n' (integer) has no attribute " \
+           "'maxLength'" in error
+    assert "[E-UI-ATTRIBUTE]" in error
+
+
+def test_views_show_what_the_page_renders():
+    with open(os.path.join(GOLDEN, "database", "UI", "ui.yaml"), "rb") as handle:
+        definition = read_ui_definition(handle.read(), "ui.yaml", DiagnosticSink())
+    views = Session(definition, "com.example.golden.Database").views()
+    assert [view["name"] for view in views] == ["initDatabaseConfiguration",
+                                                "instanceConfiguration", "workflowManagement"]
+    fields = {field["name"]: field for field in views[0]["fields"]}
+    assert fields["title"]["widget"] == "hidden"
+    assert (fields["password"]["widget"], fields["password-clone"]["label"]) == \
+        ("password", "Confirm password")
+    flavor = views[1]["fields"][0]
+    assert (flavor["widget"], flavor["value"]) == ("select", "3")  # the default cloud's m1.medium
+    assert flavor["choices"] == [("4", "m1.large", True), ("3", "m1.medium", True)]
+    assert views[2]["fields"][0]["value"] == "Database"
+
+
+FAILING_APPLICATION = "Version: 2.2\nApplication:\n  ?: {type: com.example.Fails}\n"
+FORM = "Forms:\n  - f:\n      fields:\n        - {name: a, type: string, label: A%s}\n"
+
+
+@pytest.mark.parametrize("ui, error_type, message", [
+    # the dashboard's name() subscripts a method of yaql's context
+    (FAILING_APPLICATION + "  n: name()\n" + FORM % "", "TypeError",
+     "'method' object is not subscriptable"),
+    (FAILING_APPLICATION + "  h: generateHostname(null, 1)\n" + FORM % "",
+     "NoMatchingFunctionException", 'No function "generateHostname" matches supplied arguments'),
+    # read while the dashboard builds its forms, before any is answered
+    (FAILING_APPLICATION + FORM % ", maxLength: $.f.a.len()", "NoFunctionRegisteredException",
+     'Unknown function "#property#a"'),
+    (FAILING_APPLICATION + "  s: encryptData($.f.a)\n" + FORM % "", "KeyManagerError",
+     "This Application requires encryption, please contact your administrator to configure "
+     "this."),
+])
+def test_where_the_dashboard_fails(tmp_path, ui, error_type, message):
+    """Cases checked against the dashboard's code: it fails (an error page) where these do."""
+    package = tmp_path / "pkg"
+    (package / "UI").mkdir(parents=True)
+    (package / "manifest.yaml").write_text(
+        "Format: 1.3\nType: Application\nFullName: com.example.Fails\nClasses: {}\n")
+    (package / "UI" / "ui.yaml").write_text(ui)
+    code, output = run_model(tmp_path, {"package": str(package), "fqn": "com.example.Fails"},
+                             {"f": {"a": "x"}})
+    assert (code, json.loads(output)) == (1, {"error": {"type": error_type, "message": message}})
