@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from mplc.diagnostics import CompileError
-from mplc.runtime import MuranoError
+from mplc.runtime.errors import MuranoError
 from mplc.testrunner import TestSession
 
 

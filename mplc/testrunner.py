@@ -27,7 +27,7 @@ import uuid
 
 from mplc import versioning
 from mplc.api import Runtime
-from mplc.runtime import MuranoError, MuranoPlException
+from mplc.runtime.errors import MuranoError, MuranoPlException
 from mplc.runtime.system.testing import mock_functions
 
 TEST_FIXTURE = "io.murano.test.TestFixture"

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ElementTree
 
 from mplc.commands import UsageError
 from mplc.diagnostics import CompileError, render
-from mplc.runtime import MuranoError
+from mplc.runtime.errors import MuranoError
 from mplc.testrunner import SelectionError, TestSession, summary, summary_line
 
 _LABELS = {"pass": "PASSED", "fail": "FAILED", "error": "ERROR"}

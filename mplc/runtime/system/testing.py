@@ -24,7 +24,7 @@ from __future__ import annotations
 from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions as bridge
-from mplc.runtime.executor import Executor
+from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 from mplc.runtime.natives import as_received, native
 
@@ -108,7 +108,7 @@ def _target_class(target):
 @specs.parameter("mock_name", yaqltypes.String())
 @specs.name("inject")
 def inject_method(context, target, target_method, mock_object, mock_name):
-    executor = Executor.current()
+    executor = current_executor()
     mock_method = context[bridge.TYPE].find_single_method(mock_name)
     target_class = _target_class(target)
     definition = target_class.find_single_method(target_method).instance_stub.clone()
@@ -125,7 +125,7 @@ def inject_method(context, target, target_method, mock_object, mock_name):
 @specs.parameter("expression", yaqltypes.Lambda(with_context=True))
 @specs.name("inject")
 def inject_expression(context, target, target_method, expression):
-    executor = Executor.current()
+    executor = current_executor()
     target_class = _target_class(target)
     definition = target_class.find_single_method(target_method).instance_stub.clone()
     mock_object = context["$this"]
