@@ -524,6 +524,7 @@ class _DefinitionReader:
                        "E-UI-ATTRIBUTE")
             return
         check = getattr(self, f"check_{attribute}", None)
+        self.current_pos = pos
         if check is not None:
             problem = check(value, kind)
             if problem:
@@ -594,7 +595,9 @@ class _DefinitionReader:
             if isinstance(expr, dict) and any(decamelize(str(key)) == "regexp_validator"
                                               for key in expr):
                 continue
-            return (f"expr must be a YAQL expression or {{regexpValidator: ...}}, not {expr!r}")
+            self.sink.warning("W-UI-VALIDATOR", f"a field validator's expr {expr!r} is neither "
+                              "a YAQL expression nor {regexpValidator: ...}: the dashboard "
+                              "ignores the validator", self.current_pos)
         return None
 
     def check_widget_media(self, value, kind):
