@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 
+from mplc import __version__
 from mplc.commands import UsageError
 from mplc.versioning import VersionError, parse_format
 
@@ -56,7 +57,6 @@ def _add_paths(parser: argparse.ArgumentParser, positional: bool) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mplc", description="Compile and run MuranoPL packages.")
-    from mplc import __version__
     parser.add_argument("--version", action="version", version=f"mplc {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -134,10 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--seed", type=int, default=None,
                        help="generate ids and host names from this seed (repeatable output)")
 
-    from mplc.commands import fetch, package, save
-    fetch.add_arguments(commands)
-    package.add_arguments(commands)
-    save.add_arguments(commands)
+    for declaring_its_own in ("fetch", "package", "save"):  # these modules declare their commands
+        _command_module(declaring_its_own).add_arguments(commands)
     return parser
 
 
@@ -145,6 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
 _COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
              "serve": "serve", "fetch": "fetch", "bundle": "fetch", "package": "package",
              "save": "save", "model": "model"}
+
+
+def _command_module(command: str):
+    """The module of a command, imported when the command runs (a check never loads the runtime)."""
+    return importlib.import_module(f"mplc.commands.{_COMMANDS[command]}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,8 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.all_paths = list(getattr(args, "paths", []) or []) + list(getattr(args, "path_options", []))
     try:
-        module = importlib.import_module(f"mplc.commands.{_COMMANDS[args.command]}")
-        return module.main(args)
+        return _command_module(args.command).main(args)
     except UsageError as error:
         sys.stderr.write(f"mplc {args.command}: error: {error}\n")
         return 2

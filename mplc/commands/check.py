@@ -12,7 +12,7 @@ import os
 import sys
 
 from mplc import __version__
-from mplc.api import load_checked
+from mplc.build import load_checked
 from mplc.commands import UsageError
 from mplc.diagnostics import Diagnostic, DiagnosticSink, render
 

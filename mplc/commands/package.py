@@ -22,7 +22,7 @@ import zipfile
 
 import yaml
 
-from mplc.api import load_checked
+from mplc.build import load_checked
 from mplc.commands import UsageError
 from mplc.diagnostics import Diagnostic, DiagnosticSink, render
 

@@ -20,10 +20,13 @@ import statistics
 import sys
 import time
 
-from mplc.api import model_class_names
+from mplc.api import Runtime, model_class_names
 from mplc.commands import UsageError, shown_diagnostics
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
+from mplc.runtime.errors import MuranoError, MuranoPlException, NoObjectFoundError
+from mplc.runtime.serialization import DOCUMENT_KEYS, InvalidObjectModel, reference_locations
+from mplc.runtime.system.cloud import AgentResults, answer_agents_with, records as simulated_cloud, start_with_stacks
 
 
 def _parse_json(text: str, where: str, what: str = ""):
@@ -142,7 +145,6 @@ def model_diagnostics(problems, path: str, text: str) -> list[Diagnostic]:
 def unloaded_model(model: dict) -> dict:
     """What the engine returns for a model it could not load: the model as it was given (a
     bare object as a document's ``Objects``)."""
-    from mplc.runtime.serialization import DOCUMENT_KEYS
     if any(key in model for key in DOCUMENT_KEYS):
         return model
     return {"Objects": model, "ObjectsCopy": None, "Attributes": []}
@@ -151,8 +153,6 @@ def unloaded_model(model: dict) -> dict:
 def read_cloud(path: str):
     """The Heat stacks and the agent result rules (or None) of a ``--cloud`` file: a previous
     ``mplc run`` output, or its ``cloud`` object."""
-    from mplc.runtime.system.cloud import AgentResults
-
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -174,12 +174,6 @@ def read_cloud(path: str):
 
 
 def main(args) -> int:
-    from mplc.api import Runtime
-    from mplc.runtime import MuranoError, MuranoPlException
-    from mplc.runtime.errors import NoObjectFoundError
-    from mplc.runtime.serialization import InvalidObjectModel, reference_locations
-    from mplc.runtime.system.cloud import answer_agents_with, records as simulated_cloud, start_with_stacks
-
     if not args.all_paths:
         raise UsageError("no --path given")
     if args.repeat < 1:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mplc.api import PackageSet, lazy_forms, load_source_packages
+from mplc.build import PackageSet, lazy_forms, load_source_packages
 from mplc.commands import UsageError, shown_diagnostics
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import CompileError, DiagnosticSink, render
