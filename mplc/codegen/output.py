@@ -192,6 +192,11 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
             "key": key, "full_name": manifest.full_name, "version": manifest.version,
             "format": f"{manifest.format_name}/{manifest.format_version}"})
         os.chmod(staging, 0o755)
+        if not force and read_build_key(directory) == key:
+            # another process (a serve worker, a parallel run) wrote the same build meanwhile
+            # and may be importing from it: keep it rather than pull it from under its feet
+            shutil.rmtree(staging)
+            return directory, False
         if os.path.isdir(directory):
             shutil.rmtree(directory)
         os.replace(staging, directory)
