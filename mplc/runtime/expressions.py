@@ -15,12 +15,11 @@ import operator
 import sys
 import types
 
-import yaql
-from yaql import legacy
 from yaql.language import contexts, conventions, exceptions as yaql_exceptions
 from yaql.language import expressions, specs, utils
 
 from mplc.runtime.specs import parse_format_version
+from mplc.runtime.yaql_adapter import frozen_dict
 from mplc.yaql_grammar import murano_engine
 
 NO_VALUE = utils.NO_VALUE
@@ -439,13 +438,6 @@ def freeze_dict(pairs) -> utils.FrozenDict:
     return frozen_dict(dict(pairs))
 
 
-def frozen_dict(plain: dict) -> utils.FrozenDict:
-    """``FrozenDict(plain)`` taking ``plain`` itself, without its constructor's argument
-    packing (the attributes are those ``FrozenDict.__init__`` sets; a test compares them)."""
-    frozen = _new_object(utils.FrozenDict)
-    frozen._d = plain
-    frozen._hash = None
-    return frozen
 
 
 _new_object = object.__new__

@@ -20,6 +20,7 @@ from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions as bridge, errors
 from mplc.runtime.activation import current_executor, running_executor
+from mplc.runtime.yaql_adapter import context_data
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -71,7 +72,7 @@ def running_method(frame, bodies):
         return None
     context = frame.f_locals.get("context")
     if type(context) is dict:
-        return context[bridge.METHOD_CONTEXT_KEY]._data[_CURRENT_METHOD_KEY]
+        return context_data(context[bridge.METHOD_CONTEXT_KEY])[_CURRENT_METHOD_KEY]
     if type(context) not in bridge.CALL_CONTEXTS:
         return None
     return bridge.lookup(context, _CURRENT_METHOD_KEY)
