@@ -182,7 +182,7 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                        bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
                 if emit_source:
                     _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
-                           readable_source(module.tree, os.path.basename(module.code.co_filename)).encode("utf-8"))
+                           readable_source(module.tree, module.code.co_filename).encode("utf-8"))
         _copy_package_files(package, staging)
         build = {"key": key, "mplc": mplc.__version__, "compiler": abi.compatibility_key(),
                  "magic": importlib.util.MAGIC_NUMBER.hex(),

@@ -54,13 +54,13 @@ def _workflow_form(version: tuple[int, int, int], package_fqn: str) -> UiForm:
     fields = [UiField(STAY_FIELD, "boolean", (), {
         "initial": False, "required": False, "label": "Continue application adding",
         "description": "If checked, you will be returned to the Catalog page. If not - to the "
-                       "Environment page, where you can deploy the application."}, {}, from_pos)]
+                       "Environment page, where you can deploy the application."}, (), from_pos)]
     if version >= APP_NAME_SINCE + (0,):
         fields.insert(0, UiField(APP_NAME_FIELD, "string", (), {
             "description": "Enter a desired name for the application. Just A-Z, a-z, 0-9, dash "
                            "and underline are allowed",
             "label": "Application Name", "regexp_validator": r"^[-\w]+$",
-            "initial": package_fqn.split(".")[-1]}, {}, from_pos))
+            "initial": package_fqn.split(".")[-1]}, (), from_pos))
     return UiForm(WORKFLOW_FORM, tuple(fields), (), None, from_pos)
 
 
