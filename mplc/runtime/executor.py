@@ -185,7 +185,7 @@ class Executor:
         return found
 
     def _find_class_in_scope(self, name, scope):
-        if not statements.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
+        if not versioning.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
             raise ValueError(f'Invalid type name "{name}"')
         name = self.resolve_name(name, scope)
         package = scope.package

@@ -20,6 +20,7 @@ from yaql.language import expressions, specs, utils
 
 from mplc.runtime.specs import parse_format_version
 from mplc.runtime.yaql_adapter import frozen_dict
+from mplc.versioning import is_legacy_format
 from mplc.yaql_grammar import murano_engine
 
 NO_VALUE = utils.NO_VALUE
@@ -55,8 +56,7 @@ def _create_engine(legacy_format: bool):
 _ENGINES = {True: _create_engine(True), False: _create_engine(False)}
 
 
-def is_legacy(version: tuple[int, int]) -> bool:
-    return version <= (1, 1)
+is_legacy = is_legacy_format
 
 
 def engine_for(format_version) -> object:

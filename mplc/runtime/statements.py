@@ -9,7 +9,6 @@ import heapq
 import itertools
 import linecache
 import os
-import re
 import sys
 import time
 
@@ -22,6 +21,7 @@ from mplc.runtime import expressions as bridge, errors
 from mplc.runtime.activation import current_executor, running_executor
 from mplc.runtime.yaql_adapter import context_data
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
+from mplc.versioning import TYPE_NAME
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -952,7 +952,6 @@ def _statement_context(frame):
     return None
 
 
-TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
 
 
 def _exception_name_text(name) -> str:
