@@ -8,8 +8,12 @@ from __future__ import annotations
 import ast
 import os
 
-import astor
-from astor.code_gen import SourceGenerator
+try:
+    import astor
+    from astor.code_gen import SourceGenerator
+except Exception:  # astor lags behind new Python versions: ast.unparse, without markers, then
+    astor = None
+    SourceGenerator = object
 
 
 class _MarkedSource(SourceGenerator):
@@ -45,10 +49,12 @@ class _MarkedSource(SourceGenerator):
 def readable_source(tree: ast.Module, yaml_path: str) -> str:
     """``tree``, compiled from the YAML file ``yaml_path``, as Python text with markers; without
     them (``ast.unparse``) when astor cannot write a node kind newer than it."""
-    try:
-        return astor.to_source(tree, source_generator_class=_generator_for(yaml_path))
-    except Exception:  # astor lags behind new ast node kinds
-        return ast.unparse(tree) + "\n"
+    if astor is not None:
+        try:
+            return astor.to_source(tree, source_generator_class=_generator_for(yaml_path))
+        except Exception:  # astor lags behind new ast node kinds
+            pass
+    return ast.unparse(tree) + "\n"
 
 
 def _generator_for(yaml_path: str) -> type[SourceGenerator]:

@@ -553,7 +553,7 @@ def _body223(context, this=None, caller=None, caller_engine=None):
                     context, engine):
                     # Hello.yaml:51  - Throw: SkippedPerson
                     raise _r.throw(_call_context, cause=None, names=(
-                        'com.example.SkippedPerson',), message=_r.result(
+                        'SkippedPerson',), message=_r.result(
                         f'{_v66} asked not to be greeted' if type(_v66) is
                         int and -1000000000000000000 < _v66 < 
                         1000000000000000000 or type(_v66) is str and len(
@@ -586,8 +586,8 @@ def _body223(context, this=None, caller=None, caller_engine=None):
                     _v54, _call_context, engine))
             except Exception as _exception125:
                 # Hello.yaml:58  - With: SkippedPerson
-                if _r.catch_matches(_exception125, (
-                    'com.example.SkippedPerson',), _call_context):
+                if _r.catch_matches(_exception125, ('SkippedPerson',),
+                    _call_context):
                     _v141 = _variables['$skipped'] = _r.exception_value(
                         _exception125)
                     # Hello.yaml:61  - $.record($skipped.message)

@@ -104,8 +104,8 @@ def _body51(context, this=None, caller=None, caller_engine=None, _v14=None):
                 len(_t30) < _C12 or _t31 in _C13) else _P29(_v5,
                 _call_context, engine))
             # Counter.yaml:24  - Throw: LimitReached
-            raise _r.throw(_call_context, cause=None, names=(
-                'com.example.legacy.LimitReached',), message=_r.result(
+            raise _r.throw(_call_context, cause=None, names=('LimitReached'
+                ,), message=_r.result(
                 f'count {_t35} is past the limit {_t36}' if (type(_t35) is
                 int and -1000000000000000000 < _t35 < 1000000000000000000 or
                 type(_t35) is str and len(_t35) < 64) & (type((_t36 := _t33 if
