@@ -5,12 +5,14 @@ output, so an unchanged package is never compiled twice. Never imports the runti
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from mplc.codegen import BUILD_FILE, built_by_this_compiler, cache_key, write_package
+from mplc import buildrecord
+from mplc.codegen import BUILD_FILE, cache_key, write_package
 from mplc.contracts.forms import FormsGenerator
 from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
 from mplc.frontend import check_packages, load_packages
@@ -18,7 +20,7 @@ from mplc.ir import Pos
 
 CORE_LIBRARY = "io.murano"
 CORE_LIBRARY_PATH = os.path.join(os.path.dirname(__file__), "corelib", CORE_LIBRARY)
-_CACHE_INDEX = "mplc-cache.json"
+_CACHE_INDEX = buildrecord.CACHE_INDEX
 
 
 def default_cache_dir() -> str:
@@ -36,20 +38,21 @@ def _compiled_packages(path: str) -> list[str] | None:
     return found or None
 
 
-def _stale_builds(directories: list[str]) -> list[Diagnostic]:
-    """An E-STALE-BUILD error for each compiled package another mplc wrote."""
-    return [Diagnostic("error", "E-STALE-BUILD", "compiled by another mplc (its code differs from this "
-                       "one's): compile the package again with this mplc", Pos(os.path.join(directory, BUILD_FILE),
-                                                                                   1, 1, 1, 1))
-            for directory in directories if not built_by_this_compiler(directory)]
+def _refused_builds(directories: list[str]) -> list[Diagnostic]:
+    """An error for each compiled package mplc will not import: another mplc wrote it
+    (E-STALE-BUILD), or this user's mplc did not write it as it is (E-UNTRUSTED-BUILD)."""
+    refused = []
+    for directory in directories:
+        try:
+            buildrecord.verify(directory)
+        except buildrecord.BuildRecordError as error:
+            refused.append(Diagnostic("error", error.code, error.message, Pos(error.path, 1, 1, 1, 1),
+                                      quote=False))
+    return refused
 
 
 def _full_name(package_directory: str) -> str | None:
-    try:
-        with open(os.path.join(package_directory, BUILD_FILE), encoding="utf-8") as handle:
-            return json.load(handle).get("full_name")
-    except (OSError, ValueError, AttributeError):
-        return None
+    return buildrecord.read_field(package_directory, "full_name")
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class PackageOutcome:
     classes: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
     directory: str | None = None
+    listed: bool = True  # ``classes`` is all it can define (its manifest lists them)
 
     @property
     def broken(self) -> bool:
@@ -71,7 +75,7 @@ class PackageOutcome:
 
     def to_json(self) -> dict:
         return {"full_name": self.full_name, "version": self.version, "requires": list(self.requires),
-                "classes": list(self.classes), "directory": self.directory,
+                "classes": list(self.classes), "directory": self.directory, "listed": self.listed,
                 "diagnostics": [[d.severity, d.code, d.message, d.pos.file, d.pos.line, d.pos.col,
                                  d.pos.end_line, d.pos.end_col] for d in self.diagnostics]}
 
@@ -81,7 +85,7 @@ class PackageOutcome:
         return cls(data["full_name"], data["version"], tuple(data["requires"]), tuple(data["classes"]),
                    tuple(Diagnostic(severity, code, message, Pos(*pos))
                          for severity, code, message, *pos in data["diagnostics"]),
-                   None if directory is None else os.path.join(base, directory))
+                   None if directory is None else os.path.join(base, directory), data["listed"])
 
 
 def _owner(file: str, roots: list[tuple[str, int]]) -> int | None:
@@ -117,9 +121,11 @@ def partition_diagnostics(packages: list, diagnostics: Iterable[Diagnostic]
                                tuple(r.package for r in package.manifest.requirements),
                                tuple(dict.fromkeys([*(cls.name for cls in package.classes),
                                                     *(name for name, _ in package.manifest.classes)])),
-                               tuple(found))
+                               tuple(found), None,
+                               os.path.basename(package.manifest.pos.file) == "manifest.yaml")
                 for package, found in zip(packages, own)]
-    outcomes.extend(PackageOutcome(None, "", (), (), tuple(found)) for found in unread.values())
+    outcomes.extend(PackageOutcome(None, "", (), (), tuple(found), None, False)
+                    for found in unread.values())
     return outcomes, general
 
 
@@ -128,15 +134,16 @@ def needed_packages(outcomes: Iterable[PackageOutcome], class_names: Iterable[st
     """The packages loading ``class_names`` (and ``package_names``) needs, as the engine
     loads lazily: every package defining one of the classes, and, transitively, the packages
     they require (a package defines the classes its manifest lists, read or not). A class no
-    package defines may live in any package with errors: those are needed then (the class is
-    not found anyway, and their errors may say why)."""
+    package defines may live in a package with errors whose classes are not all known (its
+    manifest could not be read, or it is a directory of loose class files): those are needed
+    then (their errors may say why the class is not found)."""
     outcomes = list(outcomes)
     by_name: dict[str, list[PackageOutcome]] = {}
     for outcome in outcomes:
         if outcome.full_name is not None:
             by_name.setdefault(outcome.full_name, []).append(outcome)
     pending = list(package_names)
-    broken = [outcome for outcome in outcomes if outcome.broken]
+    broken = [outcome for outcome in outcomes if outcome.broken and not outcome.listed]
     needed: list[PackageOutcome] = []
     for class_name in class_names:
         defining = [outcome for outcome in outcomes if class_name in outcome.classes]
@@ -247,8 +254,7 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
 
 
 def _with_directory(outcome: PackageOutcome, directory: str) -> PackageOutcome:
-    return PackageOutcome(outcome.full_name, outcome.version, outcome.requires, outcome.classes,
-                          outcome.diagnostics, directory)
+    return dataclasses.replace(outcome, directory=directory)
 
 
 def _relative_outcome(outcome: PackageOutcome, output: str) -> dict:
@@ -319,7 +325,7 @@ def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
         if compiled is None:
             outcomes.extend(compile_sources(path, cache_dir, default_format, warnings, fast_paths))
         else:
-            stale = _stale_builds(compiled)
+            stale = _refused_builds(compiled)
             if stale:
                 raise CompileError(stale)
             compiled_dirs.extend(compiled)

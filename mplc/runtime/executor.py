@@ -16,15 +16,15 @@ import sys
 
 import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
-from yaql.language.contexts import Context
 
-from mplc import versioning
+from mplc import buildrecord, versioning
 from mplc.runtime import activation, expressions as bridge, errors, library, natives, serialization, statements
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
 from mplc.runtime.objects import (NO_VALUE, MuranoObject, MuranoType, ObjectStore, Package,
                                   TypeReference)
 from mplc.runtime.specs import PackageSpec
+from mplc.runtime.yaql_adapter import child_context
 from mplc.runtime.system import engine_functions
 
 CORE_OBJECT = "io.murano.Object"
@@ -61,10 +61,13 @@ def _without_extensions_prefix(name: str):
 def _import_package(path: str):
     """Import a compiled package directory; returns (PackageSpec, {class name: ClassSpec}).
 
-    Each directory gets its own module name, so two outputs of one package never collide."""
+    Each directory gets its own module name, so two outputs of one package never collide.
+    Nothing is imported unless the directory's build record proves this user's mplc wrote it
+    as it is (``buildrecord.verify`` raises ``BuildRecordError`` otherwise)."""
     path = os.path.abspath(path).rstrip(os.sep)
     module_name = _imported.get(path)
     if module_name is None:
+        buildrecord.verify(path)
         module_name = f"{os.path.basename(path)}__mplc{len(_imported)}"
         _imported[path] = module_name
         location = importlib.util.spec_from_file_location(
@@ -83,9 +86,44 @@ def _import_package(path: str):
     return spec, classes
 
 
+def _defined_ids(data):
+    """The ids of the objects a model's data defines (``?: {id: ...}`` headers), walked
+    without recursion."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            header = value.get("?")
+            if isinstance(header, dict) and isinstance(header.get("id"), str):
+                yield header["id"]
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+
+
+def _holds_non_finite(data) -> bool:
+    """Whether plain data (dicts, lists, tuples) holds a NaN or infinite float."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if type(value) is float:
+            if value != value or value in (_INFINITY, -_INFINITY):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            pending.extend(value)
+    return False
+
+
+_INFINITY = float("inf")
+
+
 class Executor:
-    def __init__(self, package_dirs=(), trace=False, class_configs=None):
-        """``class_configs``: the directory of class configuration files (Config properties)."""
+    def __init__(self, package_dirs=(), trace=False, class_configs=None, functions=None):
+        """``class_configs``: the directory of class configuration files (Config properties).
+        ``functions``: a yaql context of functions every code of this run sees over the root
+        context (a test run's ``inject`` and ``withOriginal``, which only test runs have)."""
         self.packages = {}
         for entry in package_dirs:
             if isinstance(entry, PackageSpec):
@@ -94,6 +132,8 @@ class Executor:
                     class_spec.package = entry
             else:
                 entry, class_specs = _import_package(entry)
+            if entry.full_name == versioning.CORE_LIBRARY:
+                class_specs.update(natives.native_only_classes(entry, class_specs))
             package = Package(entry, class_specs, self)
             self.packages.setdefault(package.name, []).append(package)
         if CORE_OBJECT not in (c for ps in self.packages.values() for p in ps for c in p.class_specs):
@@ -117,6 +157,8 @@ class Executor:
         self._last_code_context = (None, None)
         self._last_contract_context = None
         self.warnings = []
+        self.functions = functions
+        self.mocks = {}  # class name -> yaql definitions ``inject`` put before its methods
 
     # --- activation -------------------------------------------------------------------------
 
@@ -185,7 +227,7 @@ class Executor:
         return found
 
     def _find_class_in_scope(self, name, scope):
-        if not statements.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
+        if not versioning.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
             raise ValueError(f'Invalid type name "{name}"')
         name = self.resolve_name(name, scope)
         package = scope.package
@@ -369,9 +411,22 @@ class Executor:
             root = library.root_context(murano_type.package.format_version)
             if murano_type.package.name == versioning.CORE_LIBRARY:
                 root = bridge.link(root, engine_functions.core_library_context())
+            root = bridge.link(root, self.functions)
             context = bridge.link(root, murano_type.context)
             self._type_contexts[murano_type] = context
         return context
+
+    def add_mock(self, class_name: str, definition) -> None:
+        """Put a yaql function definition before the methods of the classes named
+        ``class_name`` (test runs' ``inject``): a method call on an object of such a class, from
+        any code, resolves to it first. Call sites that resolved a method of those classes
+        resolve again, through yaql."""
+        self.mocks.setdefault(class_name, []).append(definition)
+        for versions in self.packages.values():
+            for package in versions:
+                murano_type = package.types.get(class_name)
+                if murano_type is not None:
+                    murano_type.forget_resolutions()
 
     def object_context(self, target, caller_context=None):
         """The context code of ``target`` (an object part, or a type for static code) runs in."""
@@ -655,6 +710,10 @@ class Executor:
             finally:
                 if collecting:
                     gc.enable()
+            if self.objects.by_id:
+                for object_id in _defined_ids(model.get("Objects") if "Objects" in model else model):
+                    if self.objects.get(object_id) is not None:
+                        raise errors.ObjectIdInUse(object_id)
             try:
                 root = self.load_document(model)
             except errors.NoObjectFoundError as error:
@@ -691,6 +750,12 @@ class Executor:
     def call(self, obj, method_name, args=(), kwargs=None):
         """Call a method from outside; errors of native methods become MuranoPL exceptions
         here, as they do when MuranoPL code calls them."""
+        for name in kwargs or ():
+            if not isinstance(name, str) or not utils.is_keyword(name):
+                raise TypeError(f"{name!r} is not an argument name: a MuranoPL argument name is "
+                                "letters, digits and _, not starting with a digit or __")
+        if _holds_non_finite((args, kwargs)):
+            raise ValueError("an argument holds NaN or an infinity, which are no JSON numbers")
         with self.active():
             target = obj.type if isinstance(obj, TypeReference) else obj
             murano_type = target if isinstance(target, MuranoType) else target.type
@@ -727,18 +792,6 @@ class Executor:
         properties; returns how many objects were destroyed."""
         with self.active():
             return serialization.finish_run(self)
-
-
-def child_context(parent, data):
-    """``parent.create_child_context()`` holding ``data``, without running yaql's constructors
-    (the attributes are those ``Context.__init__`` sets; a test compares them with yaql's)."""
-    context = _new_object(Context)
-    context._parent_context = parent  # one by one: kept in the object's inline values, no dict built
-    context._convention = parent._convention
-    context._functions = {}
-    context._data = data
-    context._exclusive_funcs = set()
-    return context
 
 
 def call_context_of(parent, data, allows_writes=False):

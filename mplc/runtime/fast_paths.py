@@ -17,7 +17,7 @@ import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import expressions as bridge, errors, library, statements, yaql_functions
+from mplc.runtime import expressions as bridge, errors, library, limits, statements, yaql_functions
 from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
@@ -794,7 +794,12 @@ def _join(receiver, arguments, context, engine):
         return context("join", engine, receiver, context)(separator)
     collection = _iterable(receiver, engine)
     quota(engine, separator)
-    return separator.join([quota(engine, _text(quota(engine, item))) for item in collection])
+    texts = []
+    for item in collection:
+        limits.check_text(engine, quota(engine, item))
+        texts.append(quota(engine, _text(item)))
+    limits.check_join(engine, separator, texts)
+    return separator.join(texts)
 
 
 def _format(receiver, arguments, context, engine):
@@ -896,7 +901,7 @@ class MethodCall:
         another method of the name (a library method, such as dict's ``set``): yaql may find
         the call ambiguous."""
         found = murano_type.find_method(self.name)
-        if len(found) != 1 or murano_type.imports:
+        if len(found) != 1 or murano_type.imports or murano_type.name in murano_type.executor.mocks:
             return None
         method = found[0]
         if (method.native is not None or method.usage not in ("Runtime", "Action")
