@@ -136,7 +136,13 @@ class BuilderPool:
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
-        for _ in range(size):
+        first = self._start()
+        try:  # the others start once it compiled the packages, reading its compile cache
+            first.wait_ready()
+        except BuilderError:
+            pass  # each call says why
+        self._idle.put(first)
+        for _ in range(size - 1):
             self._idle.put(self._start())
 
     def _start(self) -> _Worker:
