@@ -11,7 +11,10 @@ import argparse
 import importlib
 import os
 import sys
+from dataclasses import dataclass
+from typing import Callable
 
+from mplc import __version__
 from mplc.commands import UsageError
 
 
@@ -32,56 +35,95 @@ def _add_paths(parser: argparse.ArgumentParser, positional: bool) -> None:
                         help="Format of a directory of loose class files (default MuranoPL/1.0)")
 
 
+def _check_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_paths(parser, positional=True)
+
+
+def _compile_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_paths(parser, positional=True)
+    parser.add_argument("-o", "--output", required=True, metavar="OUT")
+    parser.add_argument("--emit-source", action="store_true",
+                        help="also write readable .py files (never imported)")
+
+
+def _run_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_paths(parser, positional=False)
+    parser.add_argument("--model", required=True, help="JSON object model, Objects document, or class name")
+    parser.add_argument("--method", default="deploy")
+    parser.add_argument("--args", default=None, metavar="JSON_LIST")
+    parser.add_argument("--kwargs", default=None, metavar="JSON_OBJECT")
+    parser.add_argument("--trace", action="store_true",
+                        help="define a global trace(value): records value under traces, returns null")
+    parser.add_argument("--cloud", default=None, metavar="JSON_FILE",
+                        help="start the simulated cloud with the Heat stacks of a previous run's output "
+                             "and the agent answers of its agentResults (README)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N")
+    parser.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+
+
+def _schema_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_paths(parser, positional=False)
+    parser.add_argument("class_name", metavar="CLASS")
+    parser.add_argument("--method", action="append", default=[], dest="methods")
+    parser.add_argument("--class-version", default=None, metavar="SPEC")
+    parser.add_argument("--package", default=None, metavar="FQN")
+
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_paths(parser, positional=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    parser.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+
+
+def _repository_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repo", default=os.environ.get("MURANO_REPO_URL"),
+                        required="MURANO_REPO_URL" not in os.environ, metavar="URL",
+                        help="repository URL (default: $MURANO_REPO_URL)")
+    parser.add_argument("-o", "--output", required=True, metavar="DIR")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS")
+
+
+def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the package's FullName")
+    parser.add_argument("--version", default=None, metavar="SPEC",
+                        help="version spec (default: the newest version)")
+    _repository_arguments(parser)
+
+
+def _bundle_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the bundle's name (bundles/NAME.bundle)")
+    _repository_arguments(parser)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One ``mplc`` command: the module under ``mplc.commands`` whose ``main(args) -> int``
+    runs it, loaded only when the command runs (``mplc --help`` imports none of them), its
+    one-line help, and the function that declares its arguments."""
+    module: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+
+
+COMMANDS: dict[str, Command] = {
+    "check": Command("check", "static checks; diagnostics on stderr", _check_arguments),
+    "compile": Command("compile", "compile packages to Python bytecode modules", _compile_arguments),
+    "run": Command("run", "load an object model and call a method", _run_arguments),
+    "schema": Command("schema", "json-schema of a class's forms specification", _schema_arguments),
+    "serve": Command("serve", "serve forms json-schemas and model builders over HTTP", _serve_arguments),
+    "fetch": Command("fetch", "import a package and its requirements from a repository", _fetch_arguments),
+    "bundle": Command("fetch", "import a bundle of packages from a repository", _bundle_arguments),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mplc", description="Compile and run MuranoPL packages.")
-    from mplc import __version__
     parser.add_argument("--version", action="version", version=f"mplc {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    check = commands.add_parser("check", help="static checks; diagnostics on stderr")
-    _add_paths(check, positional=True)
-
-    compile_ = commands.add_parser("compile", help="compile packages to Python bytecode modules")
-    _add_paths(compile_, positional=True)
-    compile_.add_argument("-o", "--output", required=True, metavar="OUT")
-    compile_.add_argument("--emit-source", action="store_true",
-                          help="also write readable .py files (never imported)")
-
-    run = commands.add_parser("run", help="load an object model and call a method")
-    _add_paths(run, positional=False)
-    run.add_argument("--model", required=True, help="JSON object model, Objects document, or class name")
-    run.add_argument("--method", default="deploy")
-    run.add_argument("--args", default=None, metavar="JSON_LIST")
-    run.add_argument("--kwargs", default=None, metavar="JSON_OBJECT")
-    run.add_argument("--trace", action="store_true",
-                     help="define a global trace(value): records value under traces, returns null")
-    run.add_argument("--cloud", default=None, metavar="JSON_FILE",
-                     help="start the simulated cloud with the Heat stacks of a previous run's output "
-                          "and the agent answers of its agentResults (README)")
-    run.add_argument("--repeat", type=int, default=1, metavar="N")
-    run.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
-
-    schema = commands.add_parser("schema", help="json-schema of a class's forms specification")
-    _add_paths(schema, positional=False)
-    schema.add_argument("class_name", metavar="CLASS")
-    schema.add_argument("--method", action="append", default=[], dest="methods")
-    schema.add_argument("--class-version", default=None, metavar="SPEC")
-    schema.add_argument("--package", default=None, metavar="FQN")
-
-    serve = commands.add_parser("serve", help="serve forms json-schemas and model builders over HTTP")
-    _add_paths(serve, positional=True)
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
-    serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
-
-    from mplc.commands import fetch
-    fetch.add_arguments(commands)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, command in COMMANDS.items():
+        command.arguments(subparsers.add_parser(name, help=command.help))
     return parser
-
-
-# command name -> module under mplc.commands with a ``main(args) -> int``
-_COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
-             "serve": "serve", "fetch": "fetch", "bundle": "fetch"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.all_paths = list(getattr(args, "paths", []) or []) + list(getattr(args, "path_options", []))
     try:
-        module = importlib.import_module(f"mplc.commands.{_COMMANDS[args.command]}")
+        module = importlib.import_module(f"mplc.commands.{COMMANDS[args.command].module}")
         return module.main(args)
     except UsageError as error:
         sys.stderr.write(f"mplc {args.command}: error: {error}\n")
