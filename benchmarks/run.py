@@ -33,7 +33,8 @@ import time
 from dataclasses import asdict, dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WORKLOAD_PACKAGE = os.path.join(HERE, "workloads", "bench.core")
+WORKLOAD_PACKAGES = [os.path.join(HERE, "workloads", "bench.core"),
+                     os.path.join(HERE, "workloads", "bench.legacy")]
 sys.path.insert(0, HERE)
 
 
@@ -59,6 +60,10 @@ CALL_WORKLOADS = [
     CallWorkload("For + arithmetic 2000", "bench.Loops", "forArithmetic", (2000,), "for_arithmetic"),
     CallWorkload("where/select/dict 2000", "bench.Pipelines", "pipeline", (2000,), "pipeline"),
     CallWorkload("object graph 3^6", "bench.Graph", "buildAndSum", (6, 3), "build_and_sum"),
+    CallWorkload("list pipeline 1000, Format 1.3", "bench.ListPipeline", "listPipeline", (1000,),
+                 "list_pipeline"),
+    CallWorkload("list pipeline 1000, Format 1.0", "bench.legacy.ListPipeline", "listPipeline", (1000,),
+                 "list_pipeline"),
 ]
 
 OTHER_WORKLOADS = ["model load+serialize 10000", "front end 300 files", "compile 300 files",
@@ -115,7 +120,7 @@ def _interleaved_cpu_times(functions, budget_seconds: float = 3.0, min_runs: int
 
 def _runtime(fast_paths: bool, cache_dir: str):
     import mplc
-    return mplc.Runtime([WORKLOAD_PACKAGE], cache_dir=cache_dir, fast_paths=fast_paths)
+    return mplc.Runtime(WORKLOAD_PACKAGES, cache_dir=cache_dir, fast_paths=fast_paths)
 
 
 def run_call_workload(workload: CallWorkload, cache_dir: str) -> Row:
