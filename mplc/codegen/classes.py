@@ -7,8 +7,8 @@ import os
 
 from mplc import ir
 from mplc.codegen.instructions import InstructionTable
-from mplc.codegen.module import (RUNTIME, ModuleBuilder, constant, holds_expression, load, runtime_call,
-                                 store)
+from mplc.codegen.ast_parts import RUNTIME, constant, holds_expression, load, runtime_call, store
+from mplc.codegen.expressions import ModuleBuilder
 from mplc.codegen.int_variables import int_bit_bounds, int_variables, normal_variable_name
 from mplc.codegen.statements import DirectArgument, StatementCompiler
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only

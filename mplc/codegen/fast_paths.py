@@ -14,20 +14,16 @@ import ast
 import itertools
 import string
 import weakref
-from typing import TYPE_CHECKING
 
 from mplc import ir
 from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bits, is_int_expression, normal_variable_name
-from mplc.codegen.module import (MATERIALIZED, BodyLocals, LazyCallContext, LoopValues, caller_token, fast_attribute,
-                                 load, store)
+from mplc.codegen.ast_parts import MATERIALIZED, caller_token, fast_attribute, load, store
+from mplc.codegen.body_locals import BodyLocals, LazyCallContext, LoopValues
 from mplc.pyast import PyAst
 
 FINAL = "_mplc_final"
 """The attribute that marks a FrozenDict final (the runtime's ``bridge.FINAL``, named by
 docs/compiled-modules.md)."""
-
-if TYPE_CHECKING:
-    from mplc.codegen.module import ModuleBuilder
 
 BINARY_HELPERS = {
     "#operator_+": "add",
@@ -193,7 +189,8 @@ def _new_arguments(args: tuple[ir.Expr, ...]) -> bool:
 class FastPaths:
     """Compiles the qualifying node shapes; ``code`` returns None for every other node."""
 
-    def __init__(self, builder: "ModuleBuilder", legacy: bool):
+    def __init__(self, builder, legacy: bool):
+        """``builder``: the ModuleBuilder (mplc.codegen.expressions) that holds this object."""
         # A proxy: the builder holds this object, and a cycle would keep every module's ast alive
         # until the cyclic collector walks them all (seconds for a few hundred classes).
         self.builder = weakref.proxy(builder)

@@ -15,7 +15,7 @@ none yet), its 1-based YAML line and column, and the end of the node's span. The
 Parallel branch runs outside any block of its own (the branch's construct, not a statement)
 has a Python error converted where the Parallel runs, not where the branch does: its entry
 then ends with a second ``(text, line, column)``, the instruction such an error shows. The
-runtime looks a frame's position up only when it builds a stack trace (mplc.runtime.flow).
+runtime looks a frame's position up only when it builds a stack trace (mplc.runtime.statements).
 """
 
 from __future__ import annotations

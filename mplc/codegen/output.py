@@ -24,6 +24,7 @@ from types import CodeType
 import mplc
 from mplc import ir
 from mplc.codegen.classes import class_module, package_module
+from mplc.codegen.readable import readable_source
 
 BUILD_FILE = "mplc-build.json"
 SOURCE_SUFFIX = ".src.py"
@@ -132,15 +133,6 @@ def _compiled(name: str, tree: ast.Module, yaml_path: str) -> CompiledModule:
     return CompiledModule(name, tree, compile(tree, os.path.abspath(yaml_path), "exec", dont_inherit=True))
 
 
-def readable_source(tree: ast.Module) -> str:
-    """Python text for people (``--emit-source``); never what is compiled."""
-    try:
-        import astor
-        return astor.to_source(tree)
-    except Exception:  # astor lags behind new ast node kinds
-        return ast.unparse(tree) + "\n"
-
-
 def _copy_package_files(package: ir.Package, destination: str) -> None:
     """manifest.yaml, Resources/ and UI/ travel with the compiled package, byte for byte, with
     the files the package's type generated."""
@@ -211,7 +203,7 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                        bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
                 if emit_source:
                     _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
-                           readable_source(module.tree).encode("utf-8"))
+                           readable_source(module.tree, os.path.basename(module.code.co_filename)).encode("utf-8"))
         _copy_package_files(package, staging)
         build = {"key": key, "mplc": mplc.__version__, "compiler": compiler_fingerprint(),
                  "magic": importlib.util.MAGIC_NUMBER.hex(),

@@ -12,9 +12,10 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 
 from mplc import ir
 from mplc.codegen.int_variables import normal_variable_name
-from mplc.codegen.module import (MATERIALIZED, RUNTIME, VARIABLES, BodyLocals, LazyCallContext, ModuleBuilder,
-                                 constant, fast_attribute, function_def, load, runtime_attribute, runtime_call,
-                                 store)
+from mplc.codegen.ast_parts import (MATERIALIZED, RUNTIME, VARIABLES, constant, fast_attribute, function_def, load,
+                                    runtime_attribute, runtime_call, store)
+from mplc.codegen.body_locals import BodyLocals, LazyCallContext
+from mplc.codegen.expressions import ModuleBuilder
 from mplc.pyast import PyAst
 
 

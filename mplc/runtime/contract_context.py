@@ -6,10 +6,10 @@ import copy
 import sys
 
 from mplc import versioning
-from mplc.runtime import bridge, contracts, errors
-from mplc.runtime.flow import to_murano_exception
+from mplc.runtime import expressions as bridge, contract_primitives as contracts, errors
+from mplc.runtime.statements import to_murano_exception
 from mplc.runtime.loading import parse_definition
-from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
+from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
 
 
 class ContractContext(contracts.ContractContext):

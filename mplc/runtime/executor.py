@@ -20,10 +20,10 @@ from yaql.language import exceptions as yaql_exceptions, utils
 from yaql.language.contexts import Context
 
 from mplc import versioning
-from mplc.runtime import bridge, errors, flow, natives
+from mplc.runtime import expressions as bridge, errors, statements, natives
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
-from mplc.runtime.model import METHOD_BODY_CODES, NO_VALUE, MuranoObject, MuranoType, ObjectStore, TypeReference
+from mplc.runtime.objects import METHOD_BODY_CODES, NO_VALUE, MuranoObject, MuranoType, ObjectStore, TypeReference
 from mplc.runtime.specs import PackageSpec
 
 CORE_OBJECT = "io.murano.Object"
@@ -221,7 +221,7 @@ class Executor:
         return found
 
     def _find_class_in_scope(self, name, scope):
-        if not flow.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
+        if not statements.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
             raise ValueError(f'Invalid type name "{name}"')
         name = self.resolve_name(name, scope)
         package = scope.package
@@ -404,7 +404,7 @@ class Executor:
         if context is None:
             root = bridge.root_context(murano_type.package.format_version)
             if murano_type.package.name == versioning.CORE_LIBRARY:
-                from mplc.runtime.system.functions import core_library_context
+                from mplc.runtime.system.engine_functions import core_library_context
                 root = bridge.link(root, core_library_context())
             context = bridge.link(root, murano_type.context)
             self._type_contexts[murano_type] = context
@@ -507,7 +507,7 @@ class Executor:
             return method.native(natives.NativeCall(self, this, context, extension), context,
                                  *args, **kwargs)
         if (plan.synchronize is None and plan.positional and not kwargs
-                and len(args) <= len(plan.argument_keys) and not flow.in_parallel_branch()):
+                and len(args) <= len(plan.argument_keys) and not statements.in_parallel_branch()):
             context._data.update(zip(plan.argument_keys, args))
             return run_body(method, context)
         values = self._canonize(method, args, kwargs,
@@ -517,7 +517,7 @@ class Executor:
         lock_key = self._lock_key(plan.synchronize, method, this, values, context)
         if lock_key is None:
             return run_body(method, context)
-        lock = self._locks.setdefault(lock_key, flow.GreenLock())
+        lock = self._locks.setdefault(lock_key, statements.GreenLock())
         try:
             with lock:
                 return run_body(method, context)
@@ -539,7 +539,7 @@ class Executor:
         None when nothing is locked. Methods lock only in Parallel branches: elsewhere no
         other green thread can hold the lock."""
         if synchronize is None:
-            if not flow.in_parallel_branch():
+            if not statements.in_parallel_branch():
                 return None
             settings = {}
         else:
@@ -703,7 +703,7 @@ class Executor:
             except Exception as error:
                 # a Python error of a contract (a list contract of lengths only given items)
                 # is reported by its type and message, as one raised by a method's code
-                from mplc.runtime.flow import to_murano_exception
+                from mplc.runtime.statements import to_murano_exception
                 raise to_murano_exception(error, sys.exc_info()[2]) from None
             self.root = root
             if model.get("ObjectsCopy"):
@@ -730,7 +730,7 @@ class Executor:
     def call(self, obj, method_name, args=(), kwargs=None):
         """Call a method from outside; errors of native methods become MuranoPL exceptions
         here, as they do when MuranoPL code calls them."""
-        from mplc.runtime.flow import to_murano_exception
+        from mplc.runtime.statements import to_murano_exception
         with self.active():
             target = obj.type if isinstance(obj, TypeReference) else obj
             murano_type = target if isinstance(target, MuranoType) else target.type
@@ -919,7 +919,7 @@ class DirectCall:
         else:  # a lambda's context, say
             allow_writes = bridge.lookup(caller, _ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = bridge.lookup(caller, _SKIP_FRAME_KEY)
-        if self.takes_invoke or skip_frame or (flow.running_parallels and flow.in_parallel_branch()):
+        if self.takes_invoke or skip_frame or (statements.running_parallels and statements.in_parallel_branch()):
             result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, caller)
         elif self.body is None:
             result = None
@@ -989,11 +989,11 @@ def running_bodies(executor):
     branches has no such values: its branches write its variables through the context, and its
     locals, read back when the Parallel ends, are stale until then."""
     callee = None
-    for frame in flow.running_frames():
+    for frame in statements.running_frames():
         method = running_method(frame)
         if method is not None and method.declaring_type.executor is executor:
             frame_locals = frame.f_locals
-            in_parallel = callee is not None and callee.f_code is flow.parallel.__code__
+            in_parallel = callee is not None and callee.f_code is statements.parallel.__code__
             yield (bridge.as_context(frame_locals["context"]),
                    [] if in_parallel else
                    [value for name, value in frame_locals.items() if _BODY_LOCAL.fullmatch(name)])

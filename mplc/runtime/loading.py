@@ -7,9 +7,9 @@ import gc
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
-from mplc.runtime import bridge, errors, natives
-from mplc.runtime.flow import detached_call, to_murano_exception
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, apply_contract, part_chain
+from mplc.runtime import expressions as bridge, errors, natives
+from mplc.runtime.statements import detached_call, to_murano_exception
+from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, apply_contract, part_chain
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):

@@ -30,8 +30,8 @@ from yaql.language import conventions as yaql_conventions
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import specs as yaql_specs
 
-from mplc.runtime import bridge
-from mplc.runtime.model import MuranoObject
+from mplc.runtime import expressions as bridge
+from mplc.runtime.objects import MuranoObject
 from mplc.runtime.specs import ArgumentSpec, ClassSpec, MethodSpec, PackageSpec, PropertySpec
 
 EXTENSIONS_GROUP = "io.murano.extensions"

@@ -12,9 +12,9 @@ import collections.abc
 
 from yaql.language import utils
 
-from mplc.runtime import bridge, errors, flow
+from mplc.runtime import expressions as bridge, errors, statements
 from mplc.runtime.loading import header_text
-from mplc.runtime.model import MuranoObject, MuranoType, TypeReference
+from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
 
 HIDDEN_USAGES = ("Runtime", "Config")
 UNLOADED_USAGES = ("Runtime", "Config", "Static")
@@ -588,7 +588,7 @@ def _by_reference(obj, name):
     first, builds its merged meta objects (so an ``io.murano.metadata.engine.Serialize``
     without a valid ``as`` fails its contract here), and the nearest one with Serialize says
     ``as: reference``."""
-    from mplc.runtime.system.functions import member_meta
+    from mplc.runtime.system.engine_functions import member_meta
     decided = obj.type.referenced_property_names
     if decided is None:
         decided = obj.type.referenced_property_names = {}
@@ -718,7 +718,7 @@ def _action_entries(murano_type) -> dict:
 def _meta_texts(method) -> dict:
     """``text`` of each meta object of the method (its own and inherited ones), by meta class
     name. The meta objects are built as the reference builds them, outside the object store."""
-    from mplc.runtime.system.functions import get_meta
+    from mplc.runtime.system.engine_functions import get_meta
     executor = method.declaring_type.executor
     known = set(executor.objects.ordered)
     try:
@@ -879,13 +879,13 @@ def _each(executor, group, action, has_work) -> bool:
     meanwhile, so the objects ``has_work`` says the action does nothing for (most objects of a
     big collection: no handlers, no ``.destroy``) get no green thread of their own. Returns
     whether MuranoPL code could run meanwhile."""
-    others_run = bool(flow.running_parallels)
+    others_run = bool(statements.running_parallels)
     if not others_run:
         group = [obj for obj in group if has_work(obj)]
     if len(group) == 1:
         action(executor, group[0])
     elif group:
-        flow.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+        statements.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
     return others_run or bool(group)
 
 

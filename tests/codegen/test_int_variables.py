@@ -12,7 +12,7 @@ import pytest
 from mplc.codegen.int_variables import INLINE_BOUND_BITS, int_bit_bounds, int_variables
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend import load_packages
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 
 INT_ARGUMENT = "- n: {Contract: $.int().notNull()}"
 

@@ -9,10 +9,10 @@ results and ``tests/fast_paths/test_differential.py`` against plain yaql.
 import pytest
 
 from mplc import ir
-from mplc.codegen.module import ModuleBuilder
+from mplc.codegen.expressions import ModuleBuilder
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.yaql_syntax import ExpressionBuilder
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 
 POS = ir.Pos("<test>", 1, 1, 1, 1)
 

@@ -15,16 +15,16 @@ import mplc  # noqa: F401  (loads collections.abc before yaql)
 import yaql
 from yaql.language import conventions, utils
 
-from mplc.codegen.module import ModuleBuilder
+from mplc.codegen.expressions import ModuleBuilder
 from mplc.contracts import ContractCompiler
 from mplc.diagnostics import DiagnosticSink
 from mplc.ir import NO_POS
 from mplc.frontend.namespaces import Namespaces
 from mplc.frontend.values import Scope
 from mplc.frontend.yaml_source import read_documents
-from mplc.runtime import bridge
-from mplc.runtime import contracts
-from mplc.runtime import fast
+from mplc.runtime import expressions as bridge
+from mplc.runtime import contract_primitives as contracts
+from mplc.runtime import fast_paths as fast
 
 NAMESPACES = {"=": "test", "std": "io.murano"}
 PATH = "/virtual/Contract.yaml"

@@ -13,7 +13,7 @@ from yaql.language.utils import FrozenDict
 
 from contract_harness import (BASE, DERIVED, OTHER, MuranoObject,
                               WorldContractContext, World, apply, compile_contract, root_context)
-from mplc.runtime import bridge, contracts
+from mplc.runtime import expressions as bridge, contract_primitives as contracts
 from mplc.runtime.errors import ContractViolationException, NoObjectFoundError
 
 

@@ -12,7 +12,7 @@ from yaql.language import utils
 
 import compiled_yaql
 from mplc.codegen import fast_paths
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 
 BIG = "x" * 300000  # within the 512 KiB quota alone, over it twice over
 HUGE = "x" * 600000  # over the quota

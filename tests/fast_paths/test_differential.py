@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from yaql.language import utils
 
 import compiled_yaql
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 
 EXPRESSIONS = [
     "$a + $b", "$a - $b", "$a * $b", "$a / $b", "$a mod $b", "-$a", "not $a",

@@ -5,7 +5,7 @@ asked again."""
 import pytest
 from yaql.language import specs
 
-from mplc.runtime import bridge, fast
+from mplc.runtime import expressions as bridge, fast_paths as fast
 from mplc.runtime.executor import call_context_of, child_context
 
 

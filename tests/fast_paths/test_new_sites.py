@@ -4,7 +4,7 @@ classes in two packages, where the name means two classes, each gets its own, ev
 import pytest
 
 import mplc
-from mplc.runtime import bridge, fast
+from mplc.runtime import expressions as bridge, fast_paths as fast
 from tests.test_cases import write_package
 
 CASE_CLASSES = """\

@@ -1,7 +1,7 @@
 """Assumptions the generated query loops rest on, checked against the runtime they run in."""
 
-from mplc.codegen.module import RANGE_ITEM_BITS
-from mplc.runtime import bridge, fast
+from mplc.codegen.body_locals import RANGE_ITEM_BITS
+from mplc.runtime import expressions as bridge, fast_paths as fast
 
 
 def test_range_items_of_a_loop_fit_their_bits():

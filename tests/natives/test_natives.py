@@ -8,7 +8,7 @@ import pytest
 
 import mplc
 from mplc.runtime import MuranoError, natives
-from mplc.runtime.model import MuranoObject
+from mplc.runtime.objects import MuranoObject
 from mplc.runtime.natives import native
 from mplc.runtime.system import cloud
 

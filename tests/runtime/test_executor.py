@@ -140,7 +140,7 @@ def test_call_context_is_what_yaql_builds():
     import yaql
     from yaql.language import contexts
 
-    from mplc.runtime.bridge import CONVENTION, CallContext
+    from mplc.runtime.expressions import CONVENTION, CallContext
     from mplc.runtime.executor import call_context_of
     parent = yaql.create_context(convention=CONVENTION).create_child_context()
     ours, theirs = call_context_of(parent, {"$x": 1}), parent.create_child_context()
@@ -158,7 +158,7 @@ def test_frozen_dict_is_what_yaql_builds():
     """bridge.frozen_dict builds FrozenDicts without their constructor: same attributes and values."""
     from yaql.language import utils
 
-    from mplc.runtime.bridge import frozen_dict
+    from mplc.runtime.expressions import frozen_dict
     ours, theirs = frozen_dict({"a": 1, "b": (2,)}), utils.FrozenDict({"a": 1, "b": (2,)})
     assert type(ours) is type(theirs) and vars(ours) == vars(theirs)
     assert ours == theirs and hash(ours) == hash(theirs) and dict(ours) == {"a": 1, "b": (2,)}

@@ -4,7 +4,7 @@ forked child process (ids are drawn from the system's random source ahead of use
 import os
 import uuid
 
-from mplc.runtime.model import generate_id
+from mplc.runtime.objects import generate_id
 
 
 def test_ids_are_distinct_version_4_uuids():

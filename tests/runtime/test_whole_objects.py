@@ -8,7 +8,7 @@ import pytest
 
 import mplc
 from mplc.runtime.loading import initialize_whole
-from mplc.runtime.model import MuranoObject, part_chain
+from mplc.runtime.objects import MuranoObject, part_chain
 
 CLASSES = textwrap.dedent("""\
     Namespaces:

@@ -14,10 +14,10 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
 from mplc import ir
-from mplc.codegen.module import expression_module
+from mplc.codegen.expressions import expression_module
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.yaql_syntax import ExpressionBuilder
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 
 POS = ir.Pos("<yaql>", 1, 1, 1, 1)
 _compiled: dict = {}

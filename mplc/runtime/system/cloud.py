@@ -20,9 +20,9 @@ import urllib.parse
 import weakref
 from collections.abc import Iterable, Mapping
 
-from mplc.runtime import bridge
+from mplc.runtime import expressions as bridge
 from mplc.runtime.errors import MuranoError
-from mplc.runtime.model import MuranoObject
+from mplc.runtime.objects import MuranoObject
 from mplc.runtime.natives import as_received, muranopl_name, native
 from mplc.runtime.system.resources import Resources
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import weakref
 
-from mplc.runtime import bridge, flow
+from mplc.runtime import expressions as bridge, statements
 from mplc.runtime.errors import format_frame
-from mplc.runtime.model import MuranoObject, TypeReference
+from mplc.runtime.objects import MuranoObject, TypeReference
 from mplc.runtime.natives import as_received, checked_first, native
 
 
@@ -99,7 +99,7 @@ class StackTrace:
     constructor); a caught exception's holds the stack of its Throw."""
 
     def __init__(self, this, include_native_frames: bool = True):
-        this.properties["frames"] = flow.stack_frames(flow.current_stack())
+        this.properties["frames"] = statements.stack_frames(statements.current_stack())
 
     def to_string(self, this, prefix: str = ""):
         return "\n".join(

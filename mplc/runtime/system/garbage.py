@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mplc.runtime.model import MuranoObject
+from mplc.runtime.objects import MuranoObject
 from mplc.runtime.natives import checked_first, native
 
 

@@ -7,8 +7,8 @@ import os
 
 import yaml
 
-from mplc.runtime import bridge, errors
-from mplc.runtime.model import MuranoObject, TypeReference
+from mplc.runtime import expressions as bridge, errors
+from mplc.runtime.objects import MuranoObject, TypeReference
 from mplc.runtime.natives import native
 from mplc.runtime.system.core import caller_type
 

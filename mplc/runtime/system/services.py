@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import yaml
 
 from mplc.runtime import errors
-from mplc.runtime.model import MuranoObject
+from mplc.runtime.objects import MuranoObject
 from mplc.runtime.natives import native
 from mplc.runtime.system.cloud import PROJECT_ID, fake_id, records, thaw
 

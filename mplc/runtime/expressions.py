@@ -311,12 +311,12 @@ def root_context(version: tuple[int, int]):
     generation = function_generation(version)
     context = _root_contexts.get(generation)
     if context is None:
-        from mplc.runtime import functions
+        from mplc.runtime import yaql_functions
         if generation == 0:
             base = legacy.create_context(convention=CONVENTION, finalizer=_finalize_function)
         else:
             base = yaql.create_context(convention=CONVENTION, finalizer=_finalize_function)
-        context = functions.register(base.create_child_context(), version)
+        context = yaql_functions.register(base.create_child_context(), version)
         context[ENGINE] = engine_for(version)
         _root_contexts[generation] = context
     return context
@@ -464,10 +464,10 @@ def evaluate(function, context, engine=None):
         return value if type(value) in SCALARS else finalize(value)
     except yaql_exceptions.WrappedException as wrapped:
         error = wrapped.wrapped
-        from mplc.runtime.flow import to_murano_exception
+        from mplc.runtime.statements import to_murano_exception
         raise to_murano_exception(error, wrapped.__traceback__) from None
     except Exception as error:
-        from mplc.runtime.flow import to_murano_exception
+        from mplc.runtime.statements import to_murano_exception
         raise to_murano_exception(error, sys.exc_info()[2]) from None
 
 

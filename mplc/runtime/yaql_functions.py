@@ -11,8 +11,8 @@ import time
 
 from yaql.language import expressions, specs, utils, yaqltypes
 
-from mplc.runtime import bridge, flow
-from mplc.runtime.model import MuranoObject, ObjectParameter, TypeParameter, TypeReference
+from mplc.runtime import expressions as bridge, statements
+from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 
 
 def _executor():
@@ -88,7 +88,7 @@ def psuper(context, object_, func=None):
     parents = super_(context, object_)
     if func is None:
         return parents
-    return iter(flow.parallel_select(context, [lambda _, p=p: func(p) for p in parents]))
+    return iter(statements.parallel_select(context, [lambda _, p=p: func(p) for p in parents]))
 
 
 @specs.extension_method
@@ -112,7 +112,7 @@ def find(obj, murano_class_ref):
 
 @specs.parameter("seconds", yaqltypes.Number())
 def sleep_(seconds):
-    flow.sleep(seconds)
+    statements.sleep(seconds)
 
 
 @specs.parameter("object_", ObjectParameter(nullable=True))
@@ -342,5 +342,5 @@ def register(context, version):
     context.register_function(type_from_name)
     context.register_function(is_object)
     context.register_function(dump)
-    from mplc.runtime.system import functions as system_functions
+    from mplc.runtime.system import engine_functions as system_functions
     return system_functions.register(context, version)

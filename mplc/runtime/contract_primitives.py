@@ -24,7 +24,7 @@ from yaql.language import specs as yaql_specs
 from yaql.language import utils as yaql_utils
 from yaql.language import yaqltypes
 
-from mplc.runtime.bridge import engine_for, finalize as freeze
+from mplc.runtime.expressions import engine_for, finalize as freeze
 from mplc.runtime.errors import ContractViolationException, DslContractSyntaxError, NoObjectFoundError
 
 # Modes of one contract application (the reference's transform / validate / check_type /

@@ -12,9 +12,9 @@ from yaql import yaqlization
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import bridge, flow
+from mplc.runtime import expressions as bridge, statements
 from mplc.runtime.executor import Package
-from mplc.runtime.model import (MuranoArgument, MuranoMethod, MuranoProperty, MuranoType,
+from mplc.runtime.objects import (MuranoArgument, MuranoMethod, MuranoProperty, MuranoType,
                                 ObjectParameter)
 
 ENGINE_SETTINGS = {
@@ -104,7 +104,7 @@ def _macro(macro, mappings):
 def pselect(context, collection, composer):
     """An iterator, as the reference's (a list() around it takes its items)."""
     items = list(collection)
-    return iter(flow.parallel_select(context, [lambda _, item=item: composer(item) for item in items]))
+    return iter(statements.parallel_select(context, [lambda _, item=item: composer(item) for item in items]))
 
 
 # --- JSON patch (RFC 6902) ---------------------------------------------------------------------

@@ -16,8 +16,8 @@ import greenlet
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import bridge, errors
-from mplc.runtime.model import METHOD_BODY_CODES, MuranoObject, MuranoType, TypeParameter, TypeReference
+from mplc.runtime import expressions as bridge, errors
+from mplc.runtime.objects import METHOD_BODY_CODES, MuranoObject, MuranoType, TypeParameter, TypeReference
 
 YAML_SUFFIXES = (".yaml", ".yml")
 

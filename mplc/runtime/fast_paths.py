@@ -17,10 +17,10 @@ import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import bridge, errors, flow, functions
+from mplc.runtime import expressions as bridge, errors, statements, yaql_functions
 from mplc.runtime.executor import DirectCall, Executor, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
-from mplc.runtime.model import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
+from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
@@ -162,7 +162,7 @@ _lookup = bridge.lookup
 
 def set_variable(context, name, value):
     """``$name: value`` (``name`` normalised, never ``$`` or ``$this``): stored in the method's
-    variable scope, the nearest call context (``bridge.CallContext``), as ``flow.assign`` does."""
+    variable scope, the nearest call context (``bridge.CallContext``), as ``statements.assign`` does."""
     scope = context
     while scope is not None:
         if type(scope) in _CALL_CONTEXTS:
@@ -193,8 +193,8 @@ a body taken its direct way in builds its call context with it."""
 
 # --- a method body's direct way in (MethodSpec.direct_entry, docs/compiled-modules.md) ---------
 MuranoPlException = errors.MuranoPlException
-to_murano_exception = flow.to_murano_exception
-running_parallels = flow.running_parallels
+to_murano_exception = statements.to_murano_exception
+running_parallels = statements.running_parallels
 
 
 SMALL_RESULTS = frozenset((bool, float, type(None), MuranoObject))
@@ -359,9 +359,9 @@ def collection(value):
     if type(value) is tuple:
         for item in value:
             if type(item) not in KEPT:
-                return flow.iterate(bridge.result(value))
+                return statements.iterate(bridge.result(value))
         return value
-    return flow.iterate(bridge.result(value))
+    return statements.iterate(bridge.result(value))
 
 
 def format_string(context, engine, format_, *args):
@@ -372,7 +372,7 @@ def format_string(context, engine, format_, *args):
     quota(engine, format_)
     for value in args:
         quota(engine, value)
-    return quota(engine, functions.format_(format_, *args))
+    return quota(engine, yaql_functions.format_(format_, *args))
 
 
 _SIZED = frozenset((str, tuple, list, utils.FrozenDict, dict))
@@ -500,7 +500,7 @@ def _created(executor, context, engine, scope, caller_type, reference, propertie
         parameters[name] = value
     created = executor.new_object(reference.type, parameters, context, caller_type)
     if created is None:
-        created = functions.instantiate(executor, context.create_child_context(), scope, reference,
+        created = yaql_functions.instantiate(executor, context.create_child_context(), scope, reference,
                                         parameters)
     elif type(created) is MuranoObject and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
         return created

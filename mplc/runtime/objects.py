@@ -15,7 +15,7 @@ import os
 from yaql.language import specs, utils, yaqltypes
 
 from mplc.inheritance import visible_declarations
-from mplc.runtime import bridge, contracts, errors
+from mplc.runtime import expressions as bridge, contract_primitives as contracts, errors
 
 NO_VALUE = utils.NO_VALUE
 _parents_of = operator.attrgetter("parents")
