@@ -315,7 +315,7 @@ class FastPaths:
 
     def _function(self, at: PyAst, tree: ir.Function) -> ast.expr | None:
         """``dict(k => v, ...)``, ``dict(pairs)``, ``format(f, a...)``, ``len(x)``, ``range(n)``,
-        ``new(T, k => v, ...)``: plain calls of functions no MuranoPL code can overload (methods
+        ``range(a, b)``, ``str(x)``, ``concat(a, ...)``, ``new(T, k => v, ...)``: plain calls of functions no MuranoPL code can overload (methods
         and extension methods only take receivers). The node is a method-style lambda when yaql
         gives it a receiver; then it keeps the bridge."""
         name, args = tree.name, tree.args
@@ -341,6 +341,13 @@ class FastPaths:
             fast = _helper_call(at, "length", operand(args[0]))
         elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
             fast = _helper_call(at, "range_of", operand(args[0]))
+        elif name == "range" and len(args) == 2 and _plain_arguments(args):
+            fast = _helper_call(at, "legacy_range_between" if self.legacy else "range_between",
+                                operand(args[0]), operand(args[1]))
+        elif name == "str" and len(args) == 1 and _plain_arguments(args):
+            fast = self._to_string(at, operand(args[0]))
+        elif name == "concat" and args and _plain_arguments(args):  # concat() is ambiguous in yaql
+            fast = self._concat(at, [operand(arg) for arg in args])
         elif name == "new" and not self.legacy and _new_arguments(args):
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
@@ -617,6 +624,52 @@ class FastPaths:
         fallback = at.Call(func=fast_attribute(at, "format_string"),
                            args=[caller_token(at), load(at, "engine"), operands[0], *uses], keywords=[])
         return at.IfExp(test=test, body=call, orelse=fallback)
+
+    def _to_string(self, at: PyAst, code: ast.expr) -> ast.expr:
+        """``str(x)``: ``f"{x}"`` while ``x`` is an int of at most 18 digits or a short string
+        (yaql's ``str`` is Python's for them, and both are far below any quota), else
+        ``_r.fast.to_string``."""
+        if isinstance(code, ast.Constant):
+            return _helper_call(at, "to_string", code)
+        first, use = self._evaluated_once(at, code)
+        return at.IfExp(test=self._format_argument_guard(at, first, use),
+                        body=at.JoinedStr(values=[at.FormattedValue(value=use, conversion=-1, format_spec=None)]),
+                        orelse=_helper_call(at, "to_string", use))
+
+    def _concat(self, at: PyAst, operands: list[ast.expr]) -> ast.expr:
+        """``concat(a, ...)``: ``f"{a}{b}..."`` while every operand is a short string (at most 8
+        of them: far below any quota), else ``_r.fast.concat_strings``."""
+        def helper(values: list[ast.expr]) -> ast.expr:
+            return at.Call(func=fast_attribute(at, "concat_strings"),
+                           args=[caller_token(at), load(at, "engine"), *values], keywords=[])
+
+        if len(operands) > 8 or any(isinstance(code, ast.Constant) and not (
+                type(code.value) is str and len(code.value) < FORMAT_STRING_BOUND) for code in operands):
+            return helper(operands)
+        guards, uses = [], []
+        for code in operands:
+            if isinstance(code, ast.Constant):
+                uses.append(code)
+                continue
+            first, use = self._evaluated_once(at, code)
+            uses.append(use)
+            guards.append(self._short_string_guard(at, first, use))
+        joined = at.JoinedStr(values=[at.FormattedValue(value=use, conversion=-1, format_spec=None) for use in uses])
+        if not guards:
+            return joined
+        test = guards[0]
+        for guard in guards[1:]:  # ``&``: every operand is evaluated, in order, whatever the first test says
+            test = at.BinOp(left=test, op=ast.BitAnd(), right=guard)
+        return at.IfExp(test=test, body=joined, orelse=helper(uses))
+
+    @staticmethod
+    def _short_string_guard(at: PyAst, first: ast.expr, use: ast.expr) -> ast.expr:
+        """``type(a) is str and len(a) < S`` (a bool)."""
+        return at.BoolOp(op=ast.And(), values=[
+            at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]), ops=[ast.Is()],
+                       comparators=[load(at, "str")]),
+            at.Compare(left=at.Call(func=load(at, "len"), args=[use], keywords=[]), ops=[ast.Lt()],
+                       comparators=[at.Constant(value=FORMAT_STRING_BOUND)])])
 
     def _small_int(self, tree: ir.Expr) -> bool:
         """Whether ``tree`` (a local) is certainly an int that ``_inline_format_argument``
@@ -913,6 +966,8 @@ class FastPaths:
                  or (name == "#list" and not any(isinstance(arg, ir.MappingRule) for arg in args))
                  or (tree.uses_receiver and _plain_arguments(args) and (
                      (name in ("dict", "range") and not self.legacy and len(args) == 1)
+                     or (name == "range" and len(args) == 2) or (name == "str" and len(args) == 1)
+                     or (name == "concat" and args)
                      or (name == "len" and len(args) == 1) or (name == "format" and args))))
         return plain and all(self.context_free(arg) for arg in args)
 
