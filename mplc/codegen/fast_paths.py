@@ -320,7 +320,7 @@ class FastPaths:
         gives it a receiver; then it keeps the bridge."""
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
-        if name == "dict" and not self.legacy and all(isinstance(arg, ir.MappingRule) for arg in args):
+        if name == "dict" and all(isinstance(arg, ir.MappingRule) for arg in args):
             named = all(isinstance(arg.source, ir.KeywordConstant)
                         or (isinstance(arg.source, ir.Constant) and type(arg.source.value) is str) for arg in args)
             keys, values, unchecked = [], [], []
@@ -392,7 +392,7 @@ class FastPaths:
         the query loop of ``f`` (``item_callable``), ``selected_range`` (given ``n``) for
         ``range(n).select(f)``; ``r.where(p).select(f)`` with ``p`` context free:
         ``selected_where`` with both sites and one loop that tests ``p`` and selects ``f``."""
-        found = None if self.legacy else self._query_call(tree, "select")
+        found = self._query_call(tree, "select")
         if found is None or not self.item_callable(found[2].args[0]):
             return None
         call, receiver, member = found
@@ -713,7 +713,7 @@ class FastPaths:
                                                            at.Constant(value=self.legacy)))
             if self.builder.locals is not None and not self.builder.in_item_function and _is_own_object(receiver):
                 return self._own_property_read(at, site, member.name, receiver)
-            if self.legacy or not self.builder.in_item_function:
+            if not self.builder.in_item_function:
                 # inline only where dictionaries are usual, a query's items: elsewhere (other
                 # objects' properties, mostly) the test would grow the code for nothing
                 return _triple_call(at, site, self.builder.expression_code(receiver))
@@ -732,7 +732,7 @@ class FastPaths:
         methods = sorted(set(itertools.chain.from_iterable(map(_called_methods, member.args))))
         return self.builder.define(at, "M", self._site(
             at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
-            arguments, at.Constant(value=not self.legacy),
+            arguments, at.Constant(value=True),
             at.Tuple(elts=[at.Constant(value=name) for name in methods], ctx=ast.Load())))
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
@@ -791,8 +791,12 @@ class FastPaths:
         value = self.builder.new_name("t")
         is_frozen_dict = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
                                     ops=[ast.Is()], comparators=[self.builder.module_constant(at, "FrozenDict")])
-        read = at.Subscript(value=at.Attribute(value=again, attr="_d", ctx=ast.Load()),
-                            slice=at.Constant(value=name), ctx=ast.Load())
+        items = at.Attribute(value=again, attr="_d", ctx=ast.Load())
+        if self.legacy:  # yaql's legacy library reads a missing key as null
+            read = at.Call(func=at.Attribute(value=items, attr="get", ctx=ast.Load()),
+                           args=[at.Constant(value=name)], keywords=[])
+        else:
+            read = at.Subscript(value=items, slice=at.Constant(value=name), ctx=ast.Load())
         small = self._small(at, at.NamedExpr(target=store(at, value), value=read), load(at, value))
         value = load(at, value)
         return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, small]), body=value,
@@ -958,7 +962,7 @@ class FastPaths:
         if name == "#operator_." and len(args) == 2:
             return isinstance(args[1], ir.KeywordConstant) and self.context_free(args[0])
         if name == "dict" and all(isinstance(arg, ir.MappingRule) for arg in args):
-            return (not self.legacy and tree.uses_receiver
+            return (tree.uses_receiver
                     and all(self.context_free(arg.source) and self.context_free(arg.destination) for arg in args))
         plain = ((name in self.binary and len(args) == 2 and not _rejected_literal(name, args))
                  or (name in COMPARISONS and len(args) == 2)

@@ -701,10 +701,11 @@ def _unlimited(receiver, engine):
 
 
 def _counted_within_limit(receiver, engine) -> bool:
-    """Whether ``limit_iterable`` gives the receiver back as it is: a tuple, list or range
-    iterator (whose length hint is its exact length) of at most the iterator limit's items."""
+    """Whether ``limit_iterable`` gives the receiver back as it is: a tuple, list, range (the
+    legacy library's ``range(a, b)``) or range iterator (whose length hint is its exact length)
+    of at most the iterator limit's items."""
     receiver_type = type(receiver)
-    if receiver_type is tuple or receiver_type is list or receiver_type is _RANGE_ITERATOR:
+    if receiver_type is tuple or receiver_type is list or receiver_type is range or receiver_type is _RANGE_ITERATOR:
         limit = _ITERATOR_LIMITS[engine]
         return limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
                              else receiver.__length_hint__()) <= limit
@@ -856,7 +857,7 @@ def _length(receiver, arguments, context, engine):
     return len(quota(engine, receiver))
 
 
-_ITERABLES = frozenset((tuple, list, map, filter, itertools.compress, types.GeneratorType,
+_ITERABLES = frozenset((tuple, list, range, map, filter, itertools.compress, types.GeneratorType,
                         type(iter(range(0))), type(iter(())), type(iter([])),
                         type({}.keys()), type({}.values()), type({}.items()),
                         collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView))

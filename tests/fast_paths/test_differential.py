@@ -41,6 +41,8 @@ EXPRESSIONS = [
     "range(0, 4).select(dict(id => $, name => concat('item', str($)), odd => $ mod 2 = 1))",
     "concat('a', 1)", "concat($a, '', $a)", "str('x')", "str([$a])", "concat('abc' * 30, $a)",
     "concat($a, $b, $a, $b, $a, $b, $a, $b, $a)", "$b.select(str($))", "$b.select(concat($, $))",
+    "range($a, 4).where($ > 1).select(str($))", "range(1, 4).select($b)", "$b.select($.a).where($ != null)",
+    "$b.where($.a = null).select(dict(k => $.b))",
 ]
 
 scalars = st.one_of(
