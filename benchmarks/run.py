@@ -69,6 +69,17 @@ CALL_WORKLOADS = [
 OTHER_WORKLOADS = ["model load+serialize 10000", "front end 300 files", "compile 300 files",
                    "import compiled package"]
 
+REPOSITORY = os.path.dirname(HERE)
+HELLO = os.path.join(REPOSITORY, "examples", "hello")
+# CLI rows: the command, and its target as a multiple of the twin, ``import yaql, yaml`` in a
+# fresh interpreter (yaql 3.x needs collections.abc imported first).
+CLI_WORKLOADS = {
+    "cli: mplc --help": (["--help"], 2.0),
+    "cli: mplc run examples/hello (cached)": (
+        ["run", "--path", HELLO, "--model", os.path.join(HELLO, "object-model.json")], 5.0),
+}
+IMPORT_YAQL_YAML = [sys.executable, "-c", "import collections.abc, yaql, yaml"]
+
 
 @dataclass
 class Row:
@@ -235,7 +246,38 @@ def run_frontend_workloads(name: str, cache_dir: str) -> Row:
     return row
 
 
+def _process_cpu_seconds(command: list[str], environment: dict) -> float:
+    """User + system CPU seconds of one run of ``command`` (on a shared machine its wall time
+    is mostly waiting for a core)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def run_cli_workload(name: str, cache_dir: str) -> Row:
+    """A fresh ``mplc`` process against a fresh ``python -c 'import yaql, yaml'``, in turn,
+    best of the runs in CPU seconds of the process. The first round fills the caches
+    (compiled packages, yaql's parser tables) and is not counted."""
+    arguments, target_ratio = CLI_WORKLOADS[name]
+    environment = dict(os.environ, MPLC_CACHE_DIR=cache_dir)
+    command = [sys.executable, "-m", "mplc.cli", *arguments]
+    times = {"mplc": [], "python": []}
+    for _ in range(8):
+        times["mplc"].append(_process_cpu_seconds(command, environment))
+        times["python"].append(_process_cpu_seconds(IMPORT_YAQL_YAML, environment))
+    row = Row(name)
+    row.mplc, row.python = min(times["mplc"][1:]), min(times["python"][1:])
+    row.target = target_ratio * row.python
+    row.note = f"target {target_ratio:g}x python -c 'import yaql, yaml'"
+    row.extra.update(runs=len(times["mplc"]) - 1, mplc_median=statistics.median(times["mplc"][1:]),
+                     python_median=statistics.median(times["python"][1:]))
+    return row
+
+
 def run_one(name: str, cache_dir: str) -> Row:
+    if name in CLI_WORKLOADS:
+        return run_cli_workload(name, cache_dir)
     for workload in CALL_WORKLOADS:
         if workload.name == name:
             return run_call_workload(workload, cache_dir)
@@ -294,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(asdict(row)))
         return 0
 
-    names = [w.name for w in CALL_WORKLOADS] + OTHER_WORKLOADS
+    names = [w.name for w in CALL_WORKLOADS] + OTHER_WORKLOADS + list(CLI_WORKLOADS)
     if args.only:
         names = [name for name in names if any(part in name for part in args.only)]
     rows = []
