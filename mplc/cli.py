@@ -74,6 +74,31 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080, help="0 picks a free port")
     parser.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="time limit of one model builder call; its worker is stopped after it")
+    parser.add_argument("--workers", type=int, default=2, metavar="N",
+                        help="worker processes running model builders (calls beyond N wait)")
+    parser.add_argument("--idle-timeout", type=float, default=5.0, metavar="SECONDS",
+                        help="close connections that send no complete request for this long")
+    parser.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="answer 408 when a request body takes longer than this to arrive")
+
+
+def _model_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("positionals", nargs="+", metavar="PACKAGE_FQN",
+                        help="the package's full name (package locations may come before it)")
+    parser.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
+                        help="a package location (repeatable)")
+    parser.add_argument("--format", default=None,
+                        help="Format of a directory of loose class files (default MuranoPL/1.0)")
+    parser.add_argument("--answers", required=True, metavar="ANSWERS.json",
+                        help="{formName: {fieldName: value}, workflowManagement: {application_name}}")
+    parser.add_argument("--cloud", default=None, metavar="CLOUD.json",
+                        help="the flavors, keypairs, images, networks, ... fields choose from")
+    parser.add_argument("--environment", action="store_true",
+                        help="print an io.murano.Environment holding the application (for mplc run)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="generate ids and host names from this seed (repeatable output)")
 
 
 def _repository_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,6 +137,8 @@ COMMANDS: dict[str, Command] = {
     "run": Command("run", "load an object model and call a method", _run_arguments),
     "schema": Command("schema", "json-schema of a class's forms specification", _schema_arguments),
     "serve": Command("serve", "serve forms json-schemas and model builders over HTTP", _serve_arguments),
+    "model": Command("model", "object model the dashboard sends for answers to a package's dynamic UI "
+                     "(UI/ui.yaml)", _model_arguments),
     "fetch": Command("fetch", "import a package and its requirements from a repository", _fetch_arguments),
     "bundle": Command("fetch", "import a bundle of packages from a repository", _bundle_arguments),
 }

@@ -13,8 +13,10 @@ namespaces at compile time.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Callable, Iterator, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +36,77 @@ class Pos:
 NO_POS = Pos("<unknown>", 0, 0, 0, 0)
 
 
+class Node:
+    """Base of every IR node but ``Pos``: ``children()`` and ``walk()`` are the one generic
+    traversal of the IR, so no other module walks dataclass fields itself."""
+
+    __slots__ = ()
+
+    def children(self) -> list["Node"]:
+        """The nodes this node's fields hold, in field order (tuples, and tuples of pairs,
+        flattened; positions and plain data skipped)."""
+        found: list[Node] = []
+        pending = [getattr(self, name) for name in _child_fields(type(self))]
+        while pending:
+            item = pending.pop()
+            if type(item) is tuple:
+                pending.extend(reversed(item))
+            elif isinstance(item, Node):
+                found.append(item)
+        return found
+
+    def walk(self) -> Iterator["Node"]:
+        """This node and every node under it, each before its children, in field order."""
+        pending: list[Any] = [self]
+        pop, push = pending.pop, pending.append
+        while pending:
+            item = pop()
+            if type(item) is tuple:
+                pending.extend(reversed(item))
+            elif isinstance(item, Node):
+                yield item
+                names = _CHILD_FIELDS.get(type(item))
+                for name in _child_fields(type(item)) if names is None else names:
+                    push(getattr(item, name))
+
+    def relocated(self, move: Callable[[Pos], Pos]) -> "Node":
+        """A copy of this node with every position in it passed through ``move``."""
+        return dataclasses.replace(self, **{item.name: _relocated(getattr(self, item.name), move)
+                                            for item in dataclasses.fields(self)})
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Node class -> its fields that may hold nodes, last first (``walk`` pushes them on a stack)."""
+
+_PLAIN_ANNOTATION = re.compile(r"(?:[^A-Za-z_]|\b(?:Any|Pos|None)\b|\b[a-z]\w*)*")
+
+
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    """Fields whose annotation names a node type: not ``pos`` and not plain data (``str``,
+    ``tuple[str, ...]``, ``Any``, ``Pos | None``), last first."""
+    names = _CHILD_FIELDS.get(node_type)
+    if names is None:
+        names = _CHILD_FIELDS[node_type] = tuple(reversed([
+            item.name for item in dataclasses.fields(node_type) if not _PLAIN_ANNOTATION.fullmatch(str(item.type))]))
+    return names
+
+
+def _relocated(value: Any, move: Callable[[Pos], Pos]) -> Any:
+    if isinstance(value, Pos):
+        return move(value)
+    if isinstance(value, Node):
+        return value.relocated(move)
+    if type(value) is tuple:
+        return tuple(_relocated(item, move) for item in value)
+    return value
+
+
 # ---------------------------------------------------------------------------------------------
 # YAQL expression trees (mirror of yaql.language.expressions)
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class Constant:
+class Constant(Node):
     """A literal inside an expression: str, int, float, bool or None."""
 
     value: Any
@@ -47,7 +114,7 @@ class Constant:
 
 
 @dataclass(frozen=True, slots=True)
-class KeywordConstant:
+class KeywordConstant(Node):
     """A bare identifier (``foo`` in ``$.foo``, ``a`` in ``a => 1``, ``std`` in ``std:App``)."""
 
     name: str
@@ -55,7 +122,7 @@ class KeywordConstant:
 
 
 @dataclass(frozen=True, slots=True)
-class GetContextValue:
+class GetContextValue(Node):
     """``$``, ``$name``, ``$1``: ``name`` is the full token including the dollar sign."""
 
     name: str
@@ -63,7 +130,7 @@ class GetContextValue:
 
 
 @dataclass(frozen=True, slots=True)
-class Function:
+class Function(Node):
     """A yaql function call, operators included, named exactly as yaql names them.
 
     Examples: ``foo`` for ``foo(x)``; ``#operator_.`` for ``a.b``; ``#operator_+``;
@@ -79,7 +146,7 @@ class Function:
 
 
 @dataclass(frozen=True, slots=True)
-class MappingRule:
+class MappingRule(Node):
     """``source => destination``: a keyword argument, or an entry of a ``{...}`` literal."""
 
     source: "Expr"
@@ -88,7 +155,7 @@ class MappingRule:
 
 
 @dataclass(frozen=True, slots=True)
-class Wrap:
+class Wrap(Node):
     """A parenthesised sub-expression ``( ... )``."""
 
     expr: "Expr"
@@ -96,7 +163,7 @@ class Wrap:
 
 
 @dataclass(frozen=True, slots=True)
-class TypeName:
+class TypeName(Node):
     """``ns:Name`` / ``:Name`` resolved at compile time to a full class name.
 
     ``written`` keeps the source spelling for messages.
@@ -108,7 +175,7 @@ class TypeName:
 
 
 @dataclass(frozen=True, slots=True)
-class SkippedArgument:
+class SkippedArgument(Node):
     """An argument left out, as in ``f(, 1)``: yaql passes its NO_VALUE marker, so the
     function's default for that parameter applies."""
 
@@ -120,7 +187,7 @@ Expr = Union[Constant, KeywordConstant, GetContextValue, Function, MappingRule, 
 
 
 @dataclass(frozen=True, slots=True)
-class Expression:
+class Expression(Node):
     """A whole YAQL expression as it stood in the YAML (a scalar, or a mapping key)."""
 
     source: str
@@ -133,7 +200,7 @@ class Expression:
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class Literal:
+class Literal(Node):
     """A YAML scalar that is data, not an expression (str, int, float, bool, None, date)."""
 
     value: Any
@@ -141,13 +208,13 @@ class Literal:
 
 
 @dataclass(frozen=True, slots=True)
-class ListValue:
+class ListValue(Node):
     items: tuple["Value", ...]
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class DictValue:
+class DictValue(Node):
     """A mapping; keys are Values too (an expression key is evaluated)."""
 
     items: tuple[tuple["Value", "Value"], ...]
@@ -162,13 +229,13 @@ Value = Union[Expression, Literal, ListValue, DictValue]
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class Block:
+class Block(Node):
     statements: tuple["Statement", ...]
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class AttributeStep:
+class AttributeStep(Node):
     """``.name`` in an assignment target."""
 
     name: str
@@ -176,7 +243,7 @@ class AttributeStep:
 
 
 @dataclass(frozen=True, slots=True)
-class IndexStep:
+class IndexStep(Node):
     """``[index]`` in an assignment target; ``index`` is evaluated."""
 
     index: Expression
@@ -184,7 +251,7 @@ class IndexStep:
 
 
 @dataclass(frozen=True, slots=True)
-class AssignmentTarget:
+class AssignmentTarget(Node):
     """The left side of ``$x.a[i]: value``.
 
     ``root`` is a GetContextValue for variables (``$x``, ``$``, ``$this``) or any other
@@ -199,42 +266,42 @@ class AssignmentTarget:
 
 
 @dataclass(frozen=True, slots=True)
-class ExpressionStatement:
+class ExpressionStatement(Node):
     expression: Expression
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Assignment:
+class Assignment(Node):
     target: AssignmentTarget
     value: Value
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Return:
+class Return(Node):
     value: Value | None
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Break:
+class Break(Node):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Continue:
+class Continue(Node):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Do:
+class Do(Node):
     body: Block
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class If:
+class If(Node):
     condition: Value
     then: Block
     otherwise: Block | None
@@ -242,14 +309,14 @@ class If:
 
 
 @dataclass(frozen=True, slots=True)
-class While:
+class While(Node):
     condition: Value
     body: Block
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class For:
+class For(Node):
     variable: str
     collection: Value
     body: Block
@@ -257,21 +324,21 @@ class For:
 
 
 @dataclass(frozen=True, slots=True)
-class Repeat:
+class Repeat(Node):
     count: Value
     body: Block
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class MatchCase:
+class MatchCase(Node):
     key: Value
     body: Block
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class Match(Node):
     value: Value
     cases: tuple[MatchCase, ...]
     default: Block | None
@@ -279,21 +346,21 @@ class Match:
 
 
 @dataclass(frozen=True, slots=True)
-class SwitchCase:
+class SwitchCase(Node):
     condition: Value
     body: Block
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Switch:
+class Switch(Node):
     cases: tuple[SwitchCase, ...]
     default: Block | None
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Parallel:
+class Parallel(Node):
     """Each statement of ``branches`` runs as its own cooperative branch."""
 
     branches: Block
@@ -302,7 +369,7 @@ class Parallel:
 
 
 @dataclass(frozen=True, slots=True)
-class Throw:
+class Throw(Node):
     """``names`` are full exception type names (namespaces resolved), or expressions: the
     reference evaluates the names (an unquoted ``ns:Name`` looks the class up) and resolves the
     text of each result when the Throw runs."""
@@ -315,7 +382,7 @@ class Throw:
 
 
 @dataclass(frozen=True, slots=True)
-class Catch:
+class Catch(Node):
     """``names`` empty catches everything; ``variable`` is the ``As`` name without ``$``."""
 
     names: tuple[str, ...]
@@ -325,7 +392,7 @@ class Catch:
 
 
 @dataclass(frozen=True, slots=True)
-class Try:
+class Try(Node):
     body: Block
     catches: tuple[Catch, ...]
     otherwise: Block | None
@@ -334,12 +401,12 @@ class Try:
 
 
 @dataclass(frozen=True, slots=True)
-class Rethrow:
+class Rethrow(Node):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Fail:
+class Fail(Node):
     """A statement the reference accepts when it loads the class but that fails whenever it runs
     (an assignment to ``$``, a function call as an assignment target, a broken statement inside a
     Match or Switch case, which the reference reads only when the case runs).
@@ -367,7 +434,7 @@ Statement = Union[ExpressionStatement, Assignment, Return, Break, Continue, Do, 
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class ContractExpression:
+class ContractExpression(Node):
     """A contract written as a YAQL expression: ``$.string().notNull()``, ``$``, ``$.class(T)``."""
 
     expression: Expression
@@ -375,7 +442,7 @@ class ContractExpression:
 
 
 @dataclass(frozen=True, slots=True)
-class ContractList:
+class ContractList(Node):
     """``[spec, ..., min?, max?]``: trailing ints are the length bounds, as the reference reads them.
 
     Item ``i`` is checked by ``items[i]``, or by the last item spec when ``i`` is past the end.
@@ -391,7 +458,7 @@ class ContractList:
 
 
 @dataclass(frozen=True, slots=True)
-class ContractDict:
+class ContractDict(Node):
     """Literal keys with their specs, plus at most one expression key (key spec, value spec).
 
     ``second_expression_key`` is the position of a second expression key, which the reference
@@ -407,7 +474,7 @@ class ContractDict:
 
 
 @dataclass(frozen=True, slots=True)
-class ContractConstant:
+class ContractConstant(Node):
     """A scalar contract: the value must equal it."""
 
     value: Any
@@ -422,7 +489,7 @@ Contract = Union[ContractExpression, ContractList, ContractDict, ContractConstan
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class TypeRef:
+class TypeRef(Node):
     """A class name as written, and the full name it resolves to in its class's namespaces."""
 
     written: str
@@ -431,7 +498,7 @@ class TypeRef:
 
 
 @dataclass(frozen=True, slots=True)
-class MetaEntry:
+class MetaEntry(Node):
     """One item of a ``Meta`` section: a meta class and its property values."""
 
     type: TypeRef
@@ -440,7 +507,7 @@ class MetaEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Property:
+class Property(Node):
     name: str
     contract: Contract
     usage: str  # In | Out | InOut | Const | Runtime | Static | Config
@@ -450,7 +517,7 @@ class Property:
 
 
 @dataclass(frozen=True, slots=True)
-class Argument:
+class Argument(Node):
     name: str
     contract: Contract | None
     usage: str  # Standard | VarArgs | KwArgs
@@ -460,7 +527,7 @@ class Argument:
 
 
 @dataclass(frozen=True, slots=True)
-class Method:
+class Method(Node):
     """``name`` is normalised: ``initialize`` -> ``.init``, ``destroy`` -> ``.destroy``."""
 
     name: str
@@ -474,7 +541,7 @@ class Method:
 
 
 @dataclass(frozen=True, slots=True)
-class Class:
+class Class(Node):
     name: str
     namespaces: tuple[tuple[str, str], ...]  # (prefix, namespace); "=" is the default namespace
     extends: tuple[TypeRef, ...]  # io.murano.Object filled in when absent (except for itself)
@@ -491,7 +558,7 @@ class Class:
 
 
 @dataclass(frozen=True, slots=True)
-class Requirement:
+class Requirement(Node):
     """A ``Require`` entry: package name and its version spec as written (None for null)."""
 
     package: str
@@ -500,7 +567,7 @@ class Requirement:
 
 
 @dataclass(frozen=True, slots=True)
-class Manifest:
+class Manifest(Node):
     format_name: str  # "MuranoPL"
     format_version: str  # normalised "1.0.0"
     type: str  # Application | Library | ...
@@ -520,7 +587,7 @@ class Manifest:
 
 
 @dataclass(frozen=True, slots=True)
-class Package:
+class Package(Node):
     """A whole package: manifest, classes, and the files that travel with it."""
 
     manifest: Manifest
@@ -531,3 +598,5 @@ class Package:
     # files the package's type generated (path relative to the package root, bytes); the
     # compiled package carries them as if they were in the source (see mplc.packagetypes)
     generated_files: tuple[tuple[str, bytes], ...] = field(default=())
+    # the dashboard form (mplc.frontend.ui.UiDefinition) when the package has a valid one
+    ui_definition: Any = None

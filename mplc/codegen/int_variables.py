@@ -22,8 +22,6 @@ inline bound (``INLINE_BOUND_BITS``) needs no bound test either (see its docstri
 
 from __future__ import annotations
 
-import dataclasses
-
 from mplc import ir
 
 INT_OPERATORS = frozenset(("#operator_+", "#operator_-", "#operator_*", "#operator_mod"))
@@ -59,35 +57,30 @@ def _is_int_value(value, int_keys) -> bool:
     return isinstance(value, ir.Expression) and is_int_expression(value.tree, int_keys)
 
 
-def _mentions(node, found: set[str]) -> set[str]:
-    """Keys of every variable ``node`` reads or writes anywhere inside it."""
+def _own_variable(node: ir.Node) -> str | None:
+    """The key of the variable ``node`` itself reads or writes: ``$x``, a For's, a Catch's As."""
     if isinstance(node, ir.GetContextValue):
-        found.add(normal_variable_name(node.name))
-    elif isinstance(node, ir.For):
-        found.add(normal_variable_name(node.variable))
-    elif isinstance(node, ir.Catch) and node.variable:
-        found.add(normal_variable_name(node.variable))
-    if isinstance(node, (tuple, list)):
-        for item in node:
-            _mentions(item, found)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for field in dataclasses.fields(node):
-            if field.name != "pos":
-                _mentions(getattr(node, field.name), found)
+        return normal_variable_name(node.name)
+    if isinstance(node, ir.For) or isinstance(node, ir.Catch) and node.variable:
+        return normal_variable_name(node.variable)
+    return None
+
+
+def _mentions(node: ir.Node, found: set[str]) -> set[str]:
+    """Keys of every variable ``node`` reads or writes anywhere inside it."""
+    for item in node.walk():
+        key = _own_variable(item)
+        if key is not None:
+            found.add(key)
     return found
 
 
+_STATEMENT_TYPES = ir.Statement.__args__
+
+
 def _walk_statements(block: ir.Block):
-    for statement in block.statements:
-        yield statement
-        for field in dataclasses.fields(statement):
-            value = getattr(statement, field.name)
-            blocks = value if isinstance(value, tuple) else (value,)
-            for item in blocks:
-                if isinstance(item, ir.Block):
-                    yield from _walk_statements(item)
-                elif isinstance(item, (ir.Catch, ir.MatchCase, ir.SwitchCase)):
-                    yield from _walk_statements(item.body)
+    """Every statement inside ``block``, nested blocks' too, each before those inside it."""
+    return (node for node in block.walk() if isinstance(node, _STATEMENT_TYPES))
 
 
 def _is_range(value) -> bool:
@@ -140,7 +133,7 @@ def int_variables(method: ir.Method) -> frozenset[str]:
     for key, loop in loops.items():
         if key in disqualified or key in arguments or key in assignments:
             continue
-        outside = _mentions_outside(method.body.statements, loop)
+        outside = set().union(*(_mentions_outside(statement, loop) for statement in method.body.statements))
         if key not in outside:
             candidates.add(key)
     candidates |= {key for key in first_assigned if key not in arguments and key not in loops}
@@ -155,36 +148,20 @@ def int_variables(method: ir.Method) -> frozenset[str]:
     return frozenset(candidates)
 
 
-def _contains(node, target) -> bool:
-    if node is target:
-        return True
-    if isinstance(node, (tuple, list)):
-        return any(_contains(item, target) for item in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return any(_contains(getattr(node, field.name), target)
-                   for field in dataclasses.fields(node) if field.name != "pos")
-    return False
+def _contains(node: ir.Node, target: ir.Node) -> bool:
+    return any(item is target for item in node.walk())
 
 
-def _mentions_outside(node, loop: ir.For) -> set[str]:
+def _mentions_outside(node: ir.Node, loop: ir.For) -> set[str]:
     """``_mentions`` of ``node`` except inside ``loop``'s body (its collection counts)."""
     if node is loop:
         return _mentions(loop.collection, set())
-    found: set[str] = set()
-    if isinstance(node, (tuple, list)):
-        for item in node:
-            found |= _mentions_outside(item, loop)
-        return found
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        if not _contains(node, loop):
-            return _mentions(node, found)
-        if isinstance(node, ir.For):
-            found.add(normal_variable_name(node.variable))
-        elif isinstance(node, ir.Catch) and node.variable:
-            found.add(normal_variable_name(node.variable))
-        for field in dataclasses.fields(node):
-            if field.name != "pos":
-                found |= _mentions_outside(getattr(node, field.name), loop)
+    if not _contains(node, loop):
+        return _mentions(node, set())
+    key = _own_variable(node)
+    found = set() if key is None else {key}
+    for child in node.children():
+        found |= _mentions_outside(child, loop)
     return found
 
 

@@ -7,8 +7,7 @@ belongs to the reference engine is a runtime call (docs/compiled-modules.md, "St
 from __future__ import annotations
 
 import ast
-import functools
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, replace
 
 from mplc import ir
 from mplc.codegen.int_variables import normal_variable_name
@@ -55,32 +54,16 @@ def _is_runtime_call(code: ast.expr, name: str) -> bool:
             and isinstance(code.func.value, ast.Name) and code.func.value.id == RUNTIME)
 
 
-def _reads_attribute(node, name: str) -> bool:
+def _reads_attribute(node: ir.Node, name: str) -> bool:
     """Whether IR ``node`` holds the keyword ``name`` (``$e.extra``). A Throw's Extra read
     through an exception's ``extra`` evaluates where it is read, with that body's variables:
     such a body keeps them all in its context."""
-    if isinstance(node, ir.KeywordConstant):
-        return node.name == name
-    if isinstance(node, tuple):
-        return any(_reads_attribute(item, name) for item in node)
-    return any(_reads_attribute(getattr(node, field), name) for field in _child_fields(type(node)))
+    return any(type(item) is ir.KeywordConstant and item.name == name for item in node.walk())
 
 
-def _holds(node, node_type) -> bool:
+def _holds(node: ir.Node, node_type) -> bool:
     """Whether IR ``node`` is or holds a node of ``node_type``."""
-    if isinstance(node, node_type):
-        return True
-    if isinstance(node, tuple):
-        return any(_holds(item, node_type) for item in node)
-    return any(_holds(getattr(node, field), node_type) for field in _child_fields(type(node)))
-
-
-@functools.cache
-def _child_fields(node_type) -> tuple[str, ...]:
-    """The fields of an IR node class that may hold other nodes (none for values and ``Pos``)."""
-    if not is_dataclass(node_type) or node_type is ir.Pos:
-        return ()
-    return tuple(field.name for field in fields(node_type))
+    return any(isinstance(item, node_type) for item in node.walk())
 
 
 def _names(at: PyAst, names: tuple[str, ...]) -> ast.expr:

@@ -10,7 +10,6 @@ is a warning too: the reference raises NoClassFound then, and so does the runtim
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 
@@ -50,31 +49,9 @@ def bundled_core_library() -> tuple[ir.Package, ...]:
     return _bundled_core(core_library_path())
 
 
-# IR node type -> the fields that can hold other nodes (leaves and positions are skipped)
-_CHILD_FIELDS = {
-    node_type: tuple(field.name for field in dataclasses.fields(node_type)
-                     if field.name != "pos")
-    for node_type in vars(ir).values()
-    if isinstance(node_type, type) and dataclasses.is_dataclass(node_type)
-    and node_type not in (ir.Pos, ir.Literal, ir.Constant, ir.KeywordConstant, ir.GetContextValue)
-}
-
-
-def _type_names(node) -> list[ir.TypeName]:
-    """Every TypeName inside an IR subtree."""
-    found = []
-    pending = [node]
-    while pending:
-        item = pending.pop()
-        if type(item) is tuple:
-            pending.extend(item)
-        elif type(item) is ir.TypeName:
-            found.append(item)
-        else:
-            fields = _CHILD_FIELDS.get(type(item))
-            if fields:
-                pending.extend(getattr(item, name) for name in fields)
-    return found
+def _type_names(roots) -> list[ir.TypeName]:
+    """Every TypeName inside the IR subtrees ``roots``."""
+    return [node for root in roots for node in root.walk() if type(node) is ir.TypeName]
 
 
 def _matching_versions(found: list[ir.Package],
@@ -165,7 +142,7 @@ class _PackageChecker:
             self.check_meta(method.meta, "method")
             for argument in method.arguments:
                 self.check_meta(argument.meta, "argument")
-        for type_name in _type_names((cls.properties, cls.methods)):
+        for type_name in _type_names((*cls.properties, *cls.methods)):
             self.lookup(type_name.full_name, type_name.written, type_name.pos, when_run=True)
 
     def check_cycle(self, cls: ir.Class) -> None:
@@ -188,7 +165,7 @@ class _PackageChecker:
         used: set[str] = set()
         for entry in entries:
             meta_class = self.lookup(entry.type.full_name, entry.type.written, entry.type.pos)
-            for type_name in _type_names(entry.values):
+            for type_name in _type_names(value for _, value in entry.values):
                 self.lookup(type_name.full_name, type_name.written, type_name.pos, when_run=True)
             if meta_class is None:
                 continue

@@ -7,6 +7,7 @@ package) is checked here.
 
 from __future__ import annotations
 
+import dataclasses
 import lzma
 import os
 import posixpath
@@ -19,7 +20,7 @@ from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
 from mplc.frontend.keys import mapping_entries
 from mplc.frontend.namespaces import Namespaces
-from mplc.frontend.ui import read_ui_form
+from mplc.frontend.ui import read_ui_definition
 from mplc.frontend.values import Scope, as_list, is_null, plain_data, text_of
 from mplc.frontend.yaml_source import Mapping, Scalar, read_documents
 from mplc.packagetypes import installed as installed_package_types
@@ -278,22 +279,28 @@ class PackageLoader:
         if manifest is None:
             return None
         if manifest.format_name != DEFAULT_FORMAT_NAME:
-            return read_typed_package(source, manifest, plain_data(documents[0]), self.sink,
-                                      self._file_classes)
+            package = read_typed_package(source, manifest, plain_data(documents[0]), self.sink,
+                                         self._file_classes)
+            generated_ui = dict(package.generated_files).get("UI/ui.yaml") if package else None
+            if generated_ui is None:
+                return package
+            return dataclasses.replace(package, ui_definition=read_ui_definition(
+                generated_ui, source.display("UI/ui.yaml"), self.sink))
         classes = self._manifest_classes(source, manifest)
-        self._check_ui_form(source, manifest)
         return ir.Package(manifest=manifest, classes=classes, root=source.display_root,
-                          resources=source.listing("Resources"), ui_files=source.listing("UI"))
+                          resources=source.listing("Resources"), ui_files=source.listing("UI"),
+                          ui_definition=self._ui_definition(source, manifest))
 
-    def _check_ui_form(self, source: Source, manifest: ir.Manifest) -> None:
-        """Report what keeps the package's form (the manifest's ``UI``, else ui.yaml) from
-        reading; the dashboard, not the engine, reads it."""
+    def _ui_definition(self, source: Source, manifest: ir.Manifest):
+        """The package's dashboard form (the manifest's ``UI``, else ui.yaml), validated as the
+        dashboard reads it; the dashboard, not the engine, reads it."""
         relative = _safe_relative(manifest.ui or "ui.yaml")
         if relative is None or not source.exists("UI/" + relative):
-            return
+            return None
         data = source.read("UI/" + relative, self.sink)
-        if data is not None:
-            read_ui_form(data, source.display("UI/" + relative), self.sink)
+        if data is None:
+            return None
+        return read_ui_definition(data, source.display("UI/" + relative), self.sink)
 
     def _manifest(self, node: Mapping, path: str) -> ir.Manifest | None:
         sink = self.sink

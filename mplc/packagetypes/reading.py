@@ -91,19 +91,7 @@ def _read_class(result, name: str, directory: str, source, sink: DiagnosticSink,
 
     sink.diagnostics[first_diagnostic:] = [dataclasses.replace(d, pos=move(d.pos))
                                            for d in sink.diagnostics[first_diagnostic:]]
-    return [relocate(cls, move) for cls in classes]
-
-
-def relocate(node, move: Callable[[ir.Pos], ir.Pos]):
-    """``node`` (any IR) with every position passed through ``move``."""
-    if isinstance(node, ir.Pos):
-        return move(node)
-    if isinstance(node, tuple):
-        return tuple(relocate(item, move) for item in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return dataclasses.replace(node, **{field.name: relocate(getattr(node, field.name), move)
-                                            for field in dataclasses.fields(node)})
-    return node
+    return [cls.relocated(move) for cls in classes]
 
 
 def _inside(directory: str, file: str) -> str | None:

@@ -42,7 +42,8 @@ MANIFEST = "Format: 1.3\nType: Application\nFullName: p\nClasses: {}\n"
     (MANIFEST, "ui.yaml", "Forms: [{a: !!bool x}]\n", [("E-YAML", 1, 13)]),
     (MANIFEST + "UI: form.yaml\n", "form.yaml", "a: b\n  c: d\n", [("E-YAML", 2, 4)]),
     (MANIFEST + "UI: form.yaml\n", "ui.yaml", "- a\n", []),
-    (MANIFEST, "ui.yaml", "Version: 2\n", []),
+    (MANIFEST, "ui.yaml", "Version: 2\n", [("E-UI", 1, 1)]),  # no Application
+    (MANIFEST, "ui.yaml", "Version: 2\nApplication: {?: {type: p}}\n", []),
 ])
 def test_check_reads_the_form(tmp_path, manifest, name, text, expected):
     (tmp_path / "manifest.yaml").write_text(manifest)

@@ -5,8 +5,10 @@ functions, and reflection on types, methods, properties, arguments and packages.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
+import jsonpatch
+import jsonpointer
 import semantic_version
 from yaql import yaqlization
 from yaql.language import exceptions as yaql_exceptions
@@ -108,285 +110,67 @@ def pselect(context, collection, composer):
 
 
 # --- JSON patch (RFC 6902) ---------------------------------------------------------------------
-# The reference applies patches with the jsonpatch library: a malformed patch fails before
-# anything is applied; while applying, a pointer that does not resolve ends the patch and returns
-# the document as far as it was patched in place; other failures are errors. The error classes
-# carry the library's module names, the names MuranoPL code catches them by.
 
-class JsonPatchException(Exception):
-    __module__ = "jsonpatch"
+class _Held:
+    """A value jsonpatch must not deep-copy (a MuranoPL object, a type): the patched document
+    holds the value itself (docs/fidelity.md). Compares as the value, for ``test``."""
 
+    __slots__ = ("value",)
 
-class InvalidJsonPatch(JsonPatchException):
-    __module__ = "jsonpatch"
+    def __init__(self, value):
+        self.value = value
 
+    def __deepcopy__(self, memo):
+        return self
 
-class JsonPatchConflict(JsonPatchException):
-    __module__ = "jsonpatch"
+    def __eq__(self, other):
+        return self.value == (other.value if isinstance(other, _Held) else other)
 
-
-class JsonPatchPathNotFound(JsonPatchConflict):
-    __module__ = "jsonpatch"
-
-
-class JsonPatchTestFailed(JsonPatchException, AssertionError):
-    __module__ = "jsonpatch"
+    def __hash__(self):
+        return hash(self.value)
 
 
-class JsonPointerException(Exception):
-    __module__ = "jsonpointer"
-
-
-_INVALID_ESCAPE = re.compile(r"(~[^01]|~$)")
-_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
-_END_OF_LIST = "-"
-
-
-class _EndOfList:
-    """What ``-`` of a list points at: the missing element after its last one."""
-
-    def __init__(self, items):
-        self.items = items
-
-    def __repr__(self):
-        return f"EndOfList({self.items!r})"
-
-
-def _pointer(path, member):
-    """The unescaped tokens of a JSON pointer."""
-    if not isinstance(path, str):
-        raise InvalidJsonPatch(f"Invalid {member!r}")
-    invalid = _INVALID_ESCAPE.search(path)
-    if invalid:
-        raise JsonPointerException(f"Found invalid escape {invalid.group()}")
-    tokens = path.split("/")
-    if tokens.pop(0) != "":
-        raise JsonPointerException("Location must start with /")
-    return [token.replace("~1", "/").replace("~0", "~") for token in tokens]
-
-
-def _key(container, token):
-    """``token`` as a key of ``container``: an int (or ``-``) for a list."""
-    if isinstance(container, Mapping):
-        return token
-    if isinstance(container, str) or (not isinstance(container, Sequence) and hasattr(container, "__getitem__")):
-        raise JsonPointerException(f"Cannot apply token '{token}' to non-container type "
-                                   f"{type(container)}")
-    if not isinstance(container, Sequence):
-        raise JsonPointerException(f"Document '{type(container)}' does not support indexing, "
-                                   "must be mapping/sequence or support __getitem__")
-    if token == _END_OF_LIST:
-        return token
-    if not _ARRAY_INDEX.fullmatch(token):
-        raise JsonPointerException(f"'{token}' is not a valid sequence index")
-    return int(token)
-
-
-def _step(container, token):
-    key = _key(container, token)
-    if isinstance(container, Mapping):
-        if key not in container:
-            raise JsonPointerException(f"member '{key}' not found in {container}")
-        return container[key]
-    if key == _END_OF_LIST:
-        return _EndOfList(container)
-    if key >= len(container):
-        raise JsonPointerException(f"index '{key}' is out of bounds")
-    return container[key]
-
-
-def _to_last(document, tokens):
-    """The container of what ``tokens`` point at and its key there (None for the document)."""
-    if not tokens:
-        return document, None
-    for token in tokens[:-1]:
-        document = _step(document, token)
-    return document, _key(document, tokens[-1])
-
-
-def _to_existing_last(document, tokens):
-    container, key = _to_last(document, tokens)
-    if key == _END_OF_LIST and isinstance(container, Sequence):
-        raise JsonPointerException("invalid array index '-'")
-    return container, key
-
-
-def _json_equal(first, second):
-    """Equality as RFC 6902's test has it: true and 1 differ, containers compare member-wise."""
-    if isinstance(first, bool) or isinstance(second, bool):
-        return isinstance(first, bool) and isinstance(second, bool) and first == second
-    if isinstance(first, Mapping) and isinstance(second, Mapping):
-        return len(first) == len(second) and all(
-            key in second and _json_equal(value, second[key]) for key, value in first.items())
-    if _is_list(first) and _is_list(second):
-        return len(first) == len(second) and all(map(_json_equal, first, second))
-    return first == second
-
-
-def _is_list(value):
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
-
-
-def _value(operation):
-    if "value" not in operation:
-        raise InvalidJsonPatch("The operation does not contain a 'value' member")
-    return operation["value"]
-
-
-def _source(operation):
-    if "from" not in operation:
-        raise InvalidJsonPatch("The operation does not contain a 'from' member")
-    return _pointer(operation["from"], "from")
-
-
-def _add(document, tokens, value, location):
-    container, key = _to_last(document, tokens)
-    if key is None:
-        return value
-    if isinstance(container, list):
-        if key == _END_OF_LIST:
-            container.append(value)
-        elif key > len(container):
-            raise JsonPatchConflict("can't insert outside of list")
-        else:
-            container.insert(key, value)
-    elif isinstance(container, dict):
-        container[key] = value
-    else:
-        raise JsonPatchConflict(f"unable to fully resolve json pointer {location}, part {key}")
-    return document
-
-
-def _remove(document, tokens):
-    container, key = _to_last(document, tokens)
-    if key is None:
-        raise JsonPatchConflict("can't remove the whole document")
-    if isinstance(container, Sequence) and not isinstance(key, int):
-        raise JsonPointerException(f"invalid array index '{key}'")
-    try:
-        del container[key]
-    except (KeyError, IndexError):
-        raise JsonPatchPathNotFound(f"can't remove a non-existent object '{key}'") from None
-    except TypeError as error:
-        raise JsonPatchConflict(str(error)) from None
-    return document
-
-
-def _replace(document, tokens, operation):
-    value = _mutable(_value(operation))
-    container, key = _to_last(document, tokens)
-    if key is None:
-        return value
-    if isinstance(container, list):
-        if key == _END_OF_LIST:
-            raise InvalidJsonPatch("'path' with '-' can't be applied to 'replace' operation")
-        if key >= len(container):
-            raise JsonPatchPathNotFound("can't replace outside of list")
-    elif isinstance(container, dict):
-        if key not in container:
-            raise JsonPatchPathNotFound(f"can't replace a non-existent object '{key}'")
-    else:
-        raise JsonPatchConflict(
-            f"unable to fully resolve json pointer {operation['path']}, part {key}")
-    container[key] = value
-    return document
-
-
-def _move(document, tokens, operation):
-    source = _source(operation)
-    if tokens != source and tokens[:len(source)] == source:
-        raise JsonPatchConflict("Cannot move values into their own children")
-    container, key = _to_existing_last(document, source)
-    if key is None:
-        return document
-    try:
-        value = container[key]
-    except (KeyError, IndexError) as error:
-        raise JsonPatchPathNotFound(str(error)) from None
-    if tokens == source:
-        return document
-    return _add(_remove(document, source), tokens, value, operation["path"])
-
-
-def _copy(document, tokens, operation):
-    container, key = _to_existing_last(document, _source(operation))
-    try:
-        value = _mutable(container if key is None else container[key])
-    except (KeyError, IndexError) as error:
-        raise JsonPatchPathNotFound(str(error)) from None
-    return _add(document, tokens, value, operation["path"])
-
-
-def _test(document, tokens, operation):
-    try:
-        container, key = _to_last(document, tokens)
-        value = container if key is None else _step(container, tokens[-1])
-    except JsonPointerException as error:
-        raise JsonPatchTestFailed(str(error)) from None
-    expected = _value(operation)
-    if not _json_equal(value, expected):
-        raise JsonPatchTestFailed(f"{value} ({type(value)}) is not equal to tested value "
-                                  f"{expected} ({type(expected)})")
-    return document
-
-
-_OPERATIONS = {
-    "add": lambda document, tokens, operation: _add(
-        document, tokens, _mutable(_value(operation)), operation["path"]),
-    "remove": lambda document, tokens, operation: _remove(document, tokens),
-    "replace": _replace,
-    "move": _move,
-    "copy": _copy,
-    "test": _test,
-}
-
-
-def _validated(operation):
-    """The operation's function and path tokens; a malformed operation fails here, before any
-    operation of the patch is applied."""
-    if isinstance(operation, (str, bytes)):
-        raise InvalidJsonPatch("Document is expected to be sequence of operations, got a "
-                               "sequence of strings.")
-    if not isinstance(operation, Mapping):
-        raise InvalidJsonPatch("Operation must be an object")
-    if "op" not in operation:
-        raise InvalidJsonPatch("Operation does not contain 'op' member")
-    name = operation["op"]
-    if not isinstance(name, (str, bytes)):
-        raise InvalidJsonPatch("Operation's op must be a string")
-    if name not in _OPERATIONS:
-        raise InvalidJsonPatch(f"Unknown operation {name!r}")
-    if "path" not in operation:
-        raise InvalidJsonPatch("Operation must have a 'path' member")
-    return _OPERATIONS[name], _pointer(operation["path"], "path"), operation
+_JSON_SCALARS = (str, int, float, bool, type(None))
 
 
 def _mutable(value):
     """A fresh copy of a value's lists and dicts (a set becomes a list, as the reference's
-    to_mutable makes it); objects in it stay themselves (the reference's jsonpatch deep-copies
-    them, docs/fidelity.md)."""
+    to_mutable makes it), other non-JSON values held as themselves."""
     if isinstance(value, Mapping):
         return {_mutable(k): _mutable(v) for k, v in value.items()}
     if utils.is_sequence(value) or isinstance(value, utils.SetType):
         return [_mutable(item) for item in value]
+    if isinstance(value, _JSON_SCALARS):
+        return value
+    return _Held(value)
+
+
+def _released(value):
+    """``value`` with what ``_mutable`` held given back (in place: the lists and dicts are ours)."""
+    if isinstance(value, _Held):
+        return value.value
+    if isinstance(value, dict):
+        for key in list(value):
+            item = value.pop(key)
+            value[_released(key)] = _released(item)
+    elif isinstance(value, list):
+        value[:] = [_released(item) for item in value]
     return value
 
 
 @specs.name("patch")
 @specs.extension_method
 def patch_(obj, patch):
-    """Apply a JSON patch (one operation or a list of them); where a pointer stops resolving,
-    the document as far as it was patched."""
+    """Apply a JSON patch (one operation or a list of them) with the jsonpatch library, as the
+    reference does: a malformed patch fails before anything is applied; where a pointer stops
+    resolving, the document as far as it was patched in place."""
     operations = _mutable(patch) if isinstance(patch, tuple) else [_mutable(patch)]
-    steps = [_validated(operation) for operation in operations]
+    json_patch = jsonpatch.JsonPatch(operations)
     document = _mutable(obj)
-    patched = document
     try:
-        for function, tokens, operation in steps:
-            patched = function(patched, tokens, operation)
-    except JsonPointerException:
-        return document
-    return patched
+        return _released(json_patch.apply(document, in_place=True))
+    except jsonpointer.JsonPointerException:
+        return _released(document)
 
 
 # --- Format <= 1.1 ------------------------------------------------------------------------------
