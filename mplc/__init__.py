@@ -2,13 +2,17 @@
 
 # yaql 3.x uses collections.abc without importing it; make sure it is loaded first.
 import collections.abc  # noqa: F401
+import importlib
 
 __version__ = "0.1.0"
 
 
+_LAZY = {"Runtime": "mplc.api"}
+"""Attributes imported when first read: ``mplc.Runtime`` pulls in the front end, codegen and the
+runtime, which ``mplc check`` never needs."""
+
+
 def __getattr__(name):
-    # Runtime pulls in the front end and codegen; load it only when asked for.
-    if name == "Runtime":
-        from mplc.api import Runtime
-        return Runtime
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(name)

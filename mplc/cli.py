@@ -11,11 +11,10 @@ import argparse
 import importlib
 import os
 import sys
-from dataclasses import dataclass
-from typing import Callable
 
 from mplc import __version__
 from mplc.commands import UsageError
+from mplc.versioning import VersionError, parse_format
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,132 +24,130 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _loose_format(text: str) -> str:
+    """``--format``'s value: a package Format, never an output format (that is ``--output``)."""
+    if text.strip().lower() in ("json", "sarif", "text"):
+        raise argparse.ArgumentTypeError(f"{text!r} is no package Format: --format is the Format of "
+                                         f"loose class files (e.g. MuranoPL/1.4); for {text} output "
+                                         f"use --output {text.strip().lower()}")
+    try:
+        parse_format(text)
+    except VersionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _codes(text: str) -> frozenset[str]:
+    return frozenset(code.strip().upper() for code in text.split(",") if code.strip())
+
+
 def _add_paths(parser: argparse.ArgumentParser, positional: bool) -> None:
     if positional:
         parser.add_argument("paths", nargs="*", metavar="PATH",
                             help="package directory, .zip, directory of packages, or compiled output")
     parser.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
                         help="a package location (repeatable)")
-    parser.add_argument("--format", default=None,
-                        help="Format of a directory of loose class files (default MuranoPL/1.0)")
-
-
-def _check_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_paths(parser, positional=True)
-
-
-def _compile_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_paths(parser, positional=True)
-    parser.add_argument("-o", "--output", required=True, metavar="OUT")
-    parser.add_argument("--emit-source", action="store_true",
-                        help="also write readable .py files (never imported)")
-
-
-def _run_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_paths(parser, positional=False)
-    parser.add_argument("--model", required=True, help="JSON object model, Objects document, or class name")
-    parser.add_argument("--method", default="deploy")
-    parser.add_argument("--args", default=None, metavar="JSON_LIST")
-    parser.add_argument("--kwargs", default=None, metavar="JSON_OBJECT")
-    parser.add_argument("--trace", action="store_true",
-                        help="define a global trace(value): records value under traces, returns null")
-    parser.add_argument("--cloud", default=None, metavar="JSON_FILE",
-                        help="start the simulated cloud with the Heat stacks of a previous run's output "
-                             "and the agent answers of its agentResults (README)")
-    parser.add_argument("--repeat", type=int, default=1, metavar="N")
-    parser.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
-
-
-def _schema_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_paths(parser, positional=False)
-    parser.add_argument("class_name", metavar="CLASS")
-    parser.add_argument("--method", action="append", default=[], dest="methods")
-    parser.add_argument("--class-version", default=None, metavar="SPEC")
-    parser.add_argument("--package", default=None, metavar="FQN")
-
-
-def _serve_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_paths(parser, positional=True)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8080, help="0 picks a free port")
-    parser.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
-                        help="time limit of one model builder call; its worker is stopped after it")
-    parser.add_argument("--workers", type=int, default=2, metavar="N",
-                        help="worker processes running model builders (calls beyond N wait)")
-    parser.add_argument("--idle-timeout", type=float, default=5.0, metavar="SECONDS",
-                        help="close connections that send no complete request for this long")
-    parser.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
-                        help="answer 408 when a request body takes longer than this to arrive")
-
-
-def _model_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("positionals", nargs="+", metavar="PACKAGE_FQN",
-                        help="the package's full name (package locations may come before it)")
-    parser.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
-                        help="a package location (repeatable)")
-    parser.add_argument("--format", default=None,
-                        help="Format of a directory of loose class files (default MuranoPL/1.0)")
-    parser.add_argument("--answers", required=True, metavar="ANSWERS.json",
-                        help="{formName: {fieldName: value}, workflowManagement: {application_name}}")
-    parser.add_argument("--cloud", default=None, metavar="CLOUD.json",
-                        help="the flavors, keypairs, images, networks, ... fields choose from")
-    parser.add_argument("--environment", action="store_true",
-                        help="print an io.murano.Environment holding the application (for mplc run)")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="generate ids and host names from this seed (repeatable output)")
-
-
-def _repository_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--repo", default=os.environ.get("MURANO_REPO_URL"),
-                        required="MURANO_REPO_URL" not in os.environ, metavar="URL",
-                        help="repository URL (default: $MURANO_REPO_URL)")
-    parser.add_argument("-o", "--output", required=True, metavar="DIR")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS")
-
-
-def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="the package's FullName")
-    parser.add_argument("--version", default=None, metavar="SPEC",
-                        help="version spec (default: the newest version)")
-    _repository_arguments(parser)
-
-
-def _bundle_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", metavar="NAME", help="the bundle's name (bundles/NAME.bundle)")
-    _repository_arguments(parser)
-
-
-@dataclass(frozen=True)
-class Command:
-    """One ``mplc`` command: the module under ``mplc.commands`` whose ``main(args) -> int``
-    runs it, loaded only when the command runs (``mplc --help`` imports none of them), its
-    one-line help, and the function that declares its arguments."""
-    module: str
-    help: str
-    arguments: Callable[[argparse.ArgumentParser], None]
-
-
-COMMANDS: dict[str, Command] = {
-    "check": Command("check", "static checks; diagnostics on stderr", _check_arguments),
-    "compile": Command("compile", "compile packages to Python bytecode modules", _compile_arguments),
-    "run": Command("run", "load an object model and call a method", _run_arguments),
-    "schema": Command("schema", "json-schema of a class's forms specification", _schema_arguments),
-    "serve": Command("serve", "serve forms json-schemas and model builders over HTTP", _serve_arguments),
-    "model": Command("model", "object model the dashboard sends for answers to a package's dynamic UI "
-                     "(UI/ui.yaml)", _model_arguments),
-    "fetch": Command("fetch", "import a package and its requirements from a repository", _fetch_arguments),
-    "bundle": Command("fetch", "import a bundle of packages from a repository", _bundle_arguments),
-}
+    parser.add_argument("--format", default=None, type=_loose_format, metavar="FORMAT",
+                        help="the Format of a directory of loose class files, e.g. MuranoPL/1.4 "
+                             "(default MuranoPL/1.0); packages say theirs in manifest.yaml")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="also show diagnostics of packages the command does not need")
+    parser.add_argument("-q", "--quiet", action="store_true", help="show errors only, no warnings")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mplc", description="Compile and run MuranoPL packages.")
     parser.add_argument("--version", action="version", version=f"mplc {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, command in COMMANDS.items():
-        command.arguments(subparsers.add_parser(name, help=command.help))
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = commands.add_parser("check", help="static checks; diagnostics on stderr")
+    _add_paths(check, positional=True)
+    check.add_argument("--select", type=_codes, default=frozenset(), metavar="CODES",
+                       help="report only these codes (comma-separated, e.g. E-YAML,W-UI-FIELD-TYPE; "
+                            "a prefix such as W-UI- selects all codes it starts)")
+    check.add_argument("--ignore", type=_codes, default=frozenset(), metavar="CODES",
+                       help="do not report these codes (comma-separated; prefixes as --select)")
+    check.add_argument("--output", choices=("text", "json", "sarif"), default="text",
+                       help="text (default, on stderr), json or sarif (SARIF 2.1.0, on stdout)")
+
+    compile_ = commands.add_parser("compile", help="compile packages to Python bytecode modules")
+    _add_paths(compile_, positional=True)
+    compile_.add_argument("-o", "--output", required=True, metavar="OUT",
+                          help="the directory compiled packages are written to")
+    compile_.add_argument("--emit-source", action="store_true",
+                          help="also write readable .py files (never imported)")
+
+    run = commands.add_parser("run", help="load an object model and call a method")
+    _add_paths(run, positional=False)
+    run.add_argument("--model", required=True, help="JSON object model, Objects document, or class name")
+    run.add_argument("--method", default="deploy", help="the method called on the root object "
+                                                         "(default deploy)")
+    run.add_argument("--args", default=None, metavar="JSON_LIST", help="positional arguments of the call")
+    run.add_argument("--kwargs", default=None, metavar="JSON_OBJECT", help="keyword arguments of the call")
+    run.add_argument("--trace", action="store_true",
+                     help="define a global trace(value): records value under traces, returns null")
+    run.add_argument("--cloud", default=None, metavar="JSON_FILE",
+                     help="start the simulated cloud with the Heat stacks of a previous run's output "
+                          "and the agent answers of its agentResults (README)")
+    run.add_argument("--repeat", type=int, default=1, metavar="N",
+                     help="call N times and report the median seconds per call")
+    run.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+
+    schema = commands.add_parser("schema", help="json-schema of a class's forms specification")
+    _add_paths(schema, positional=False)
+    schema.add_argument("class_name", metavar="CLASS", help="the class's full name")
+    schema.add_argument("--method", action="append", default=[], dest="methods",
+                        help="a model builder's schema only (repeatable; '' is the class's)")
+    schema.add_argument("--class-version", default=None, metavar="SPEC",
+                        help="version spec of the class's package (default: the newest)")
+    schema.add_argument("--package", default=None, metavar="FQN",
+                        help="the package that holds the class")
+
+    serve = commands.add_parser("serve", help="serve forms json-schemas and model builders over HTTP")
+    _add_paths(serve, positional=True)
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    serve.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+    serve.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="time limit of one model builder call; its worker is stopped after it")
+    serve.add_argument("--workers", type=int, default=2, metavar="N",
+                       help="worker processes running model builders (calls beyond N wait)")
+    serve.add_argument("--idle-timeout", type=float, default=5.0, metavar="SECONDS",
+                       help="close connections that send no complete request for this long")
+    serve.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="answer 408 when a request body takes longer than this to arrive")
+
+    model = commands.add_parser("model", help="object model the dashboard sends for answers to "
+                                "a package's dynamic UI (UI/ui.yaml)")
+    model.add_argument("positionals", nargs="+", metavar="PACKAGE_FQN",
+                       help="the package's full name (package locations may come before it)")
+    model.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
+                       help="a package location (repeatable)")
+    model.add_argument("--format", default=None,
+                       help="Format of a directory of loose class files (default MuranoPL/1.0)")
+    model.add_argument("--answers", required=True, metavar="ANSWERS.json",
+                       help="{formName: {fieldName: value}, workflowManagement: {application_name}}")
+    model.add_argument("--cloud", default=None, metavar="CLOUD.json",
+                       help="the flavors, keypairs, images, networks, ... fields choose from")
+    model.add_argument("--environment", action="store_true",
+                       help="print an io.murano.Environment holding the application (for mplc run)")
+    model.add_argument("--seed", type=int, default=None,
+                       help="generate ids and host names from this seed (repeatable output)")
+
+    for declaring_its_own in ("fetch", "package", "save"):  # these modules declare their commands
+        _command_module(declaring_its_own).add_arguments(commands)
     return parser
+
+
+# command name -> module under mplc.commands with a ``main(args) -> int``
+_COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
+             "serve": "serve", "fetch": "fetch", "bundle": "fetch", "package": "package",
+             "save": "save", "model": "model"}
+
+
+def _command_module(command: str):
+    """The module of a command, imported when the command runs (a check never loads the runtime)."""
+    return importlib.import_module(f"mplc.commands.{_COMMANDS[command]}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,8 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.all_paths = list(getattr(args, "paths", []) or []) + list(getattr(args, "path_options", []))
     try:
-        module = importlib.import_module(f"mplc.commands.{COMMANDS[args.command].module}")
-        return module.main(args)
+        return _command_module(args.command).main(args)
     except UsageError as error:
         sys.stderr.write(f"mplc {args.command}: error: {error}\n")
         return 2

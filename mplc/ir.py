@@ -598,5 +598,5 @@ class Package(Node):
     # files the package's type generated (path relative to the package root, bytes); the
     # compiled package carries them as if they were in the source (see mplc.packagetypes)
     generated_files: tuple[tuple[str, bytes], ...] = field(default=())
-    # the dashboard form (mplc.frontend.ui.UiDefinition) when the package has a valid one
+    # the dashboard form (mplc.frontend.ui.UiDefinition, a Node) when the package has a valid one
     ui_definition: Any = None

@@ -14,6 +14,9 @@ import pytest
 import yaml
 
 import mplc
+from mplc.runtime.errors import MuranoError
+from abi_scan import compiled_package_names, undeclared
+from mplc.api import model_class_names
 from mplc.diagnostics import CompileError
 
 CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
@@ -81,6 +84,20 @@ def write_resource(root, name: str, text: str) -> None:
         handle.write(text)
 
 
+_scanned: set = set()
+
+
+def _undeclared_runtime_names(package_dirs) -> set:
+    """Names the case's compiled modules read from the runtime that the ABI (mplc/abi.py) does
+    not declare; each compiled directory is scanned once (the core library by test_abi.py)."""
+    names = set()
+    for directory in package_dirs:
+        if directory not in _scanned and not os.path.basename(directory).startswith("p_io_murano__"):
+            _scanned.add(directory)
+            names |= compiled_package_names(directory)
+    return undeclared(names)
+
+
 @pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("mplc-cache"))
@@ -96,8 +113,12 @@ def test_case(case, tmp_path, cache_dir):
                                    extra.get("format", "1.3"), extra.get("version", "0.0.0"),
                                    extra.get("require")))
     expected_compile_error = case.get("compile_error")
+    model = case.get("model", "Test")
+    if isinstance(model, str):
+        model = {"?": {"type": model, "id": "root"}}
     try:
         runtime = mplc.Runtime(paths, cache_dir=cache_dir, trace=True)
+        runtime.require(model_class_names(model))
     except CompileError as error:
         found = [(d.code, d.pos.line) for d in error.diagnostics if d.severity == "error"]
         assert expected_compile_error, f"unexpected compile errors: {error}"
@@ -105,16 +126,14 @@ def test_case(case, tmp_path, cache_dir):
         assert any(code == wanted[0] and wanted[1] in (None, line) for code, line in found), found
         return
     assert not expected_compile_error, "compiled, but a compile error was expected"
+    assert _undeclared_runtime_names(runtime.package_dirs) == set()
 
-    model = case.get("model", "Test")
-    if isinstance(model, str):
-        model = {"?": {"type": model, "id": "root"}}
     outcome = None
     try:
         root = runtime.load(model)
         outcome = ("result", runtime.render(runtime.call(root, case.get("call", "run"),
                                                          *case.get("args", ()), **case.get("kwargs", {}))))
-    except mplc.runtime.MuranoError as error:
+    except MuranoError as error:
         outcome = ("error", error)
     runtime.finish()
 

@@ -151,6 +151,7 @@ class ClassModuleCompiler:
             meta=self._meta(at, method.meta),
             line=at.Constant(value=method.pos.line),
             direct_entry=at.Constant(value=direct_arguments is not None),
+            local_variables=at.Constant(value=self.statements.body_local_names),
         )
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import functools
 import gc
 import hashlib
 import importlib.util
@@ -22,7 +21,7 @@ from importlib._bootstrap_external import _code_to_timestamp_pyc
 from types import CodeType
 
 import mplc
-from mplc import ir
+from mplc import abi, ir
 from mplc.codegen.classes import class_module, package_module
 from mplc.codegen.readable import readable_source
 
@@ -54,30 +53,11 @@ def _source_files(root: str) -> list[tuple[str, str]]:
     return sorted(found)
 
 
-@functools.cache
-@functools.cache
-def compiler_fingerprint() -> str:
-    """sha256 over mplc's own Python files: what the version number means for a release, exactly,
-    also for a development checkout whose code changes under an unchanged version."""
-    digest = hashlib.sha256()
-    package_root = os.path.dirname(os.path.abspath(mplc.__file__))
-    for directory, subdirectories, files in os.walk(package_root):
-        subdirectories[:] = sorted(d for d in subdirectories if d not in ("__pycache__", "corelib"))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(directory, name)
-                digest.update(os.path.relpath(path, package_root).encode("utf-8") + b"\0")
-                with open(path, "rb") as handle:
-                    digest.update(hashlib.sha256(handle.read()).digest())
-    return digest.hexdigest()
-
-
 def cache_key(root: str, *options: str) -> str:
-    """sha256 over the sources (paths and bytes), mplc's version and code, the bytecode magic and
-    options."""
+    """sha256 over the sources (paths and bytes), what compiled output must match to run
+    (``abi.compatibility_key``: mplc's version, the ABI version, the bytecode magic) and options."""
     digest = hashlib.sha256()
-    for part in (os.path.abspath(root), mplc.__version__, compiler_fingerprint(),
-                 importlib.util.MAGIC_NUMBER.hex(), *options):
+    for part in (os.path.abspath(root), abi.compatibility_key(), *options):
         digest.update(part.encode("utf-8") + b"\0")
     for relative, path in _source_files(root):
         digest.update(relative.encode("utf-8") + b"\0")
@@ -168,10 +148,9 @@ def read_build_key(package_directory: str) -> str | None:
 
 
 def built_by_this_compiler(package_directory: str) -> bool:
-    """Whether this mplc's code (``compiler_fingerprint``) wrote the compiled package: the
-    modules call the runtime as the mplc that wrote them does, so another mplc's output may
-    run wrongly."""
-    return _build_field(package_directory, "compiler") == compiler_fingerprint()
+    """Whether the compiled package was written for this runtime (``abi.compatibility_key``):
+    the modules call the runtime through the ABI their mplc declared."""
+    return _build_field(package_directory, "compiler") == abi.compatibility_key()
 
 
 def _build_field(package_directory: str, name: str) -> str | None:
@@ -205,7 +184,7 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                     _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
                            readable_source(module.tree, os.path.basename(module.code.co_filename)).encode("utf-8"))
         _copy_package_files(package, staging)
-        build = {"key": key, "mplc": mplc.__version__, "compiler": compiler_fingerprint(),
+        build = {"key": key, "mplc": mplc.__version__, "compiler": abi.compatibility_key(),
                  "magic": importlib.util.MAGIC_NUMBER.hex(),
                  "full_name": manifest.full_name, "version": manifest.version,
                  "format": f"{manifest.format_name}/{manifest.format_version}"}

@@ -114,6 +114,7 @@ class StatementCompiler:
         (``_direct_entry``). A body turns Python errors into MuranoPL exceptions itself
         (``_converting``)."""
         at = PyAst(pos)
+        self.body_local_names = ()
         if self.builder.fast is None:
             return self.builder.define_function(at, "body", ("context",),
                                                 self._converting(at, self.block(block, _Scope())))
@@ -129,6 +130,7 @@ class StatementCompiler:
         if _reads_attribute(block, "extra") or _holds(block, ir.Parallel):
             context_reads = context_reads | set(body_locals.names)
         body_locals.keep_local(context_reads)
+        self.body_local_names = tuple(body_locals.names.values())
         body_locals.fill_reloads(body)
         body = self._converting(at, body)
         if direct_arguments is None:

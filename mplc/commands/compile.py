@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from mplc.api import compile_packages
+from mplc.build import compile_packages
 from mplc.commands import UsageError
 from mplc.diagnostics import CompileError, DiagnosticSink, render
 

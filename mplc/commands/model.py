@@ -16,7 +16,7 @@ import sys
 
 from mplc.commands import UsageError
 from mplc.diagnostics import DiagnosticSink, render
-from mplc.forms import (AnswersError, Cloud, CloudError, DashboardFailure, EncryptionUnavailable,
+from mplc.forms import (AnswersError, Cloud, CloudError, DashboardFailure, KeyManagerError,
                         Session, ValidationFailed)
 from mplc.forms.environment import environment_document
 from mplc.frontend import load_packages
@@ -98,16 +98,16 @@ def main(args) -> int:
             sys.stderr.write(f"mplc model: error: package {package_fqn!r} has no UI definition "
                              "(UI/ui.yaml or the manifest's UI)\n")
         return 1
-    session = Session(package.ui_definition, package_fqn, package.manifest.name, cloud,
-                      seed=args.seed, class_ancestors=_ancestors(packages))
     try:
+        session = Session(package.ui_definition, package_fqn, package.manifest.name, cloud,
+                          seed=args.seed, class_ancestors=_ancestors(packages))
         model = session.model(answers)
     except AnswersError as error:
         raise UsageError(f"--answers {args.answers}: {error}") from None
     except ValidationFailed as failure:
         _print(failure.document())
         return 1
-    except (DashboardFailure, EncryptionUnavailable, yaql_exceptions.YaqlException, TypeError,
+    except (DashboardFailure, KeyManagerError, yaql_exceptions.YaqlException, TypeError,
             KeyError, ValueError, AttributeError, IndexError, RecursionError) as error:
         _print({"error": {"type": type(error).__name__, "message": str(error)}})
         return 1

@@ -20,9 +20,13 @@ import statistics
 import sys
 import time
 
-from mplc.commands import UsageError
+from mplc.api import Runtime, model_class_names
+from mplc.commands import UsageError, shown_diagnostics
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
+from mplc.runtime.errors import MuranoError, MuranoPlException, NoObjectFoundError
+from mplc.runtime.serialization import DOCUMENT_KEYS, InvalidObjectModel, reference_locations
+from mplc.runtime.system.cloud import AgentResults, answer_agents_with, records as simulated_cloud, start_with_stacks
 
 
 def _parse_json(text: str, where: str, what: str = ""):
@@ -72,7 +76,10 @@ def read_model(model: str):
         if not isinstance(document, dict):
             raise UsageError(f"model {model} must hold a JSON object")
         return document, text
-    if not model or model.lstrip().startswith(("{", "[")) or os.sep in model:
+    if model.endswith(".json") or "/" in model or os.sep in model:
+        raise UsageError(f"model file {model} does not exist" if not os.path.exists(model)
+                         else f"model {model} is no regular file")
+    if not model or model.lstrip().startswith(("{", "[")):
         raise UsageError(f"model {model!r} is neither a JSON file nor a class name")
     return {"?": {"type": model}}, None
 
@@ -138,7 +145,6 @@ def model_diagnostics(problems, path: str, text: str) -> list[Diagnostic]:
 def unloaded_model(model: dict) -> dict:
     """What the engine returns for a model it could not load: the model as it was given (a
     bare object as a document's ``Objects``)."""
-    from mplc.runtime.serialization import DOCUMENT_KEYS
     if any(key in model for key in DOCUMENT_KEYS):
         return model
     return {"Objects": model, "ObjectsCopy": None, "Attributes": []}
@@ -147,8 +153,6 @@ def unloaded_model(model: dict) -> dict:
 def read_cloud(path: str):
     """The Heat stacks and the agent result rules (or None) of a ``--cloud`` file: a previous
     ``mplc run`` output, or its ``cloud`` object."""
-    from mplc.runtime.system.cloud import AgentResults
-
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -170,12 +174,6 @@ def read_cloud(path: str):
 
 
 def main(args) -> int:
-    from mplc.api import Runtime
-    from mplc.runtime import MuranoError, MuranoPlException
-    from mplc.runtime.errors import NoObjectFoundError
-    from mplc.runtime.serialization import InvalidObjectModel, reference_locations
-    from mplc.runtime.system.cloud import answer_agents_with, records as simulated_cloud, start_with_stacks
-
     if not args.all_paths:
         raise UsageError("no --path given")
     if args.repeat < 1:
@@ -190,7 +188,11 @@ def main(args) -> int:
     except CompileError as error:
         render(error.diagnostics, sys.stderr)
         return 2
-    render(runtime.warnings, sys.stderr)
+    needed = model_class_names(model)
+    render(shown_diagnostics(args, runtime.packages.diagnostics_for(needed),
+                             runtime.packages.diagnostics), sys.stderr)
+    if runtime.packages.errors_for(needed):
+        return 2
     executor = runtime.executor
     start_with_stacks(executor, stacks)
     if agent_results is not None:

@@ -9,27 +9,41 @@ from __future__ import annotations
 import json
 import sys
 
-from mplc.commands import UsageError
+from mplc.build import PackageSet, lazy_forms, load_source_packages
+from mplc.commands import UsageError, shown_diagnostics
 from mplc.contracts.forms import FormsGenerator, SchemaError
-from mplc.diagnostics import DiagnosticSink, render
+from mplc.diagnostics import CompileError, DiagnosticSink, render
 
 
 def load_forms(paths: list[str], default_format: str | None, sink: DiagnosticSink) -> FormsGenerator:
     """The schema generator over the source packages at ``paths`` (plus the bundled core
     library when no io.murano is given); errors and warnings go to ``sink``."""
-    from mplc.api import load_source_packages
-
     return FormsGenerator(load_source_packages(paths, sink, default_format), sink)
+
+
+def load_needed_forms(paths: list[str], default_format: str | None,
+                      sink: DiagnosticSink) -> tuple[FormsGenerator, PackageSet]:
+    """The schema generator over the packages at ``paths`` that have no errors, and the set
+    that says which packages a class needs (``PackageSet.require``); diagnostics go to ``sink``."""
+    return lazy_forms(load_source_packages(paths, sink, default_format), sink)
 
 
 def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no --path given")
     sink = DiagnosticSink()
-    forms = load_forms(args.all_paths, args.format, sink)
-    if sink.has_errors:
-        render(sink.diagnostics, sys.stderr)
+    try:
+        forms, package_set = load_needed_forms(args.all_paths, args.format, sink)
+    except CompileError as error:
+        render(error.diagnostics, sys.stderr)
         return 1
+    needed = ([args.class_name], [args.package] if args.package else [])
+    errors = package_set.errors_for(*needed)
+    if errors:
+        render(shown_diagnostics(args, package_set.diagnostics_for(*needed), sink.diagnostics),
+               sys.stderr)
+        return 1
+    sink.diagnostics = shown_diagnostics(args, package_set.diagnostics_for(*needed), sink.diagnostics)
     try:
         result = forms.generate(args.class_name, args.methods, args.class_version, args.package)
     except SchemaError as error:

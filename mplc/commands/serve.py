@@ -15,9 +15,9 @@ import sys
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
 
-from mplc.commands import UsageError
-from mplc.commands.schema import load_forms
-from mplc.diagnostics import DiagnosticSink, render
+from mplc.commands import UsageError, shown_diagnostics
+from mplc.commands.schema import load_needed_forms
+from mplc.diagnostics import CompileError, DiagnosticSink, render
 from mplc.server.app import ServeService, create_app
 from mplc.server.builders import BuilderPool
 
@@ -56,10 +56,12 @@ def main(args) -> int:
         raise UsageError("--timeout, --idle-timeout and --body-timeout must be positive, "
                          "--workers at least 1")
     sink = DiagnosticSink()
-    forms = load_forms(args.all_paths, args.format, sink)
-    render(sink.diagnostics, sys.stderr)
-    if sink.has_errors:
+    try:  # packages with errors are left out: a class that needs one is not found
+        forms, _ = load_needed_forms(args.all_paths, args.format, sink)
+    except CompileError as error:
+        render(error.diagnostics, sys.stderr)
         return 1
+    render(shown_diagnostics(args, [], sink.diagnostics), sys.stderr)
     listener = _listen(args.host, args.port)
     builders = BuilderPool(args.all_paths, args.format, args.cache_dir, args.workers, args.timeout)
     try:

@@ -7,9 +7,9 @@ definition itself is the front end's (``mplc.frontend.ui.read_ui_definition``).
 """
 
 from mplc.forms.cloud import Cloud, CloudError
-from mplc.forms.expressions import EncryptionUnavailable
+from mplc.forms.expressions import KeyManagerError
 from mplc.forms.fields import DashboardFailure
 from mplc.forms.wizard import AnswersError, Session, ValidationFailed
 
-__all__ = ["AnswersError", "Cloud", "CloudError", "DashboardFailure", "EncryptionUnavailable",
+__all__ = ["AnswersError", "Cloud", "CloudError", "DashboardFailure", "KeyManagerError",
            "Session", "ValidationFailed"]

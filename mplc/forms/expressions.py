@@ -144,14 +144,14 @@ def _functions(randomness: Randomness):
 
     @specs.parameter("data", yaqltypes.String())
     def encrypt_data(context, data):
-        raise EncryptionUnavailable("This Application requires encryption, please contact "
+        raise KeyManagerError("This Application requires encryption, please contact "
                                     "your administrator to configure this.")
 
     return {"repeat": repeat, "generateHostname": generate_hostname, "name": name, "ref": ref,
             "encryptData": encrypt_data}
 
 
-class EncryptionUnavailable(Exception):
+class KeyManagerError(Exception):
     """encryptData() needs the dashboard's key manager (Barbican); mplc has none."""
 
 

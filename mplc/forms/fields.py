@@ -180,10 +180,15 @@ class FormField:
     # -- validators ---------------------------------------------------------------------
 
     def custom_validators(self) -> list:
+        """The field's regexpValidator or validators: the dashboard passes both on as one
+        keyword argument, so of the two the one written later wins."""
         found = []
-        regexp = self.literal("regexp_validator")
-        if isinstance(regexp, str):
-            found.append(_regex_validator(prepare_regexp(regexp)))
+        written = [key for key in self.attributes if key in ("regexp_validator", "validators")]
+        if not written:
+            return found
+        if written[-1] == "regexp_validator":
+            regexp = self.literal("regexp_validator")
+            return [_regex_validator(prepare_regexp(regexp))] if isinstance(regexp, str) else []
         for validator in self.literal("validators") or ():
             if not isinstance(validator, dict):
                 continue
@@ -192,11 +197,8 @@ class FormField:
             if isinstance(expr, UiExpression):
                 found.append(self._yaql_validator(expr, message))
             elif isinstance(expr, dict):
-                pattern = next((value for key, value in expr.items()
-                                if isinstance(key, str) and key.replace("V", "_v") in
-                                ("regexp_validator", "regexpValidator")
-                                and isinstance(value, str)), None)
-                if pattern is not None:
+                pattern = expr.get("regexp_validator")
+                if isinstance(pattern, str):
                     found.append(self._message_regex_validator(prepare_regexp(pattern), message))
         return found
 

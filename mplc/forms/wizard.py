@@ -17,9 +17,17 @@ from mplc.forms.expressions import (SERVICE_KEY, ObjectId, Randomness, bare_cont
                                     evaluate, evaluate_expression)
 from mplc.forms.fields import ABSENT, BooleanField, FieldError, PasswordField, build_field
 from mplc.frontend.ui import (APP_NAME_FIELD, APP_NAME_SINCE, STAY_FIELD, WORKFLOW_FORM,
-                              UiDefinition, UiField, UiForm)
+                              UiDefinition, UiExpression, UiField, UiForm)
 
 DASHBOARD_ATTRS_KEY = "_26411a1861294160833743e45d0eaad9"
+_CHOICES = ("choices",)
+_LENGTHS = ("min_length", "max_length")
+# attributes the dashboard's field classes read while being built (widget attributes, choices)
+BUILD_TIME_ATTRIBUTES = {"string": _LENGTHS, "text": _LENGTHS, "password": _LENGTHS,
+                         "databaselist": _LENGTHS, "integer": ("min_value", "max_value"),
+                         "choice": _CHOICES, "flavor": _CHOICES, "image": _CHOICES,
+                         "network": _CHOICES, "azone": _CHOICES, "volume": _CHOICES,
+                         "zone": _CHOICES}
 VALIDATION_FAILED = "Validation Error occurred"
 PASSWORDS_DIFFER = "{0}{1} don't match"
 
@@ -46,13 +54,13 @@ def _workflow_form(version: tuple[int, int, int], package_fqn: str) -> UiForm:
     fields = [UiField(STAY_FIELD, "boolean", (), {
         "initial": False, "required": False, "label": "Continue application adding",
         "description": "If checked, you will be returned to the Catalog page. If not - to the "
-                       "Environment page, where you can deploy the application."}, {}, from_pos)]
+                       "Environment page, where you can deploy the application."}, (), from_pos)]
     if version >= APP_NAME_SINCE + (0,):
         fields.insert(0, UiField(APP_NAME_FIELD, "string", (), {
             "description": "Enter a desired name for the application. Just A-Z, a-z, 0-9, dash "
                            "and underline are allowed",
             "label": "Application Name", "regexp_validator": r"^[-\w]+$",
-            "initial": package_fqn.split(".")[-1]}, {}, from_pos))
+            "initial": package_fqn.split(".")[-1]}, (), from_pos))
     return UiForm(WORKFLOW_FORM, tuple(fields), (), None, from_pos)
 
 
@@ -154,6 +162,20 @@ class Session:
             self.parameters[key] = value
             self.context[key] = value
         self.form_specs = list(definition.forms) + [_workflow_form(definition.version, package_fqn)]
+        self.build_fields()
+
+    def build_fields(self) -> None:
+        """The dashboard builds every form's field classes before it shows the first page; a
+        few attributes written as YAQL are read then, with no form answered yet (an
+        expression failing there fails the dashboard)."""
+        for spec in self.form_specs:
+            for field in spec.fields:
+                for attribute in BUILD_TIME_ATTRIBUTES.get(field.kind, ()):
+                    if attribute in ("min_value", "max_value") and field.attributes.get("hidden"):
+                        continue
+                    value = field.attributes.get(attribute)
+                    if isinstance(value, UiExpression):
+                        evaluate_expression(value, self.cleaned_data, self.context)
 
     # -- what fields and forms evaluate -----------------------------------------------------
 

@@ -74,6 +74,7 @@ class _PackageChecker:
         visible = [package]
         self.core = core
         self.complete = bool(core)
+        self.missing: list[str] = []
         for requirement in package.manifest.requirements:
             if requirement.package == CORE_PACKAGE:
                 continue
@@ -88,6 +89,7 @@ class _PackageChecker:
                 visible.extend(matching or found)
             else:
                 self.complete = False
+                self.missing.append(requirement.package)
                 sink.warning("W-MISSING-REQUIREMENT", f"required package {requirement.package} "
                              "is not among the checked packages; names from it are not checked",
                              requirement.pos)
@@ -103,6 +105,8 @@ class _PackageChecker:
     def unknown(self, full_name: str, written: str, pos: ir.Pos, when_run: bool) -> None:
         if ":" in full_name or not self.core and full_name.startswith(CORE_PACKAGE + "."):
             return  # an unknown prefix, already reported; or a core name with no core to check
+        if any(full_name.startswith(package + ".") for package in self.missing):
+            return  # in a required package that is not given: W-MISSING-REQUIREMENT says so once
         message = f"class '{written}'" + (f" ({full_name})" if full_name != written else "") + \
             " is not defined in this package, its requirements or the core library"
         if when_run:

@@ -19,6 +19,7 @@ from mplc import ir
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
 from mplc.frontend.keys import mapping_entries
+from mplc.frontend.lint import lint_package
 from mplc.frontend.namespaces import Namespaces
 from mplc.frontend.ui import read_ui_definition
 from mplc.frontend.values import Scope, as_list, is_null, plain_data, text_of
@@ -67,6 +68,10 @@ class Source:
     def listing(self, folder: str) -> tuple[str, ...]:
         raise NotImplementedError
 
+    def top_files(self) -> tuple[str, ...]:
+        """The names of the files at the package's top (not in a folder)."""
+        raise NotImplementedError
+
 
 class DirectorySource(Source):
     def exists(self, relative: str) -> bool:
@@ -96,6 +101,10 @@ class DirectorySource(Source):
                     found.append(os.path.relpath(os.path.join(directory, name), base)
                                  .replace(os.sep, "/"))
         return tuple(found)
+
+    def top_files(self) -> tuple[str, ...]:
+        return tuple(sorted(name for name in os.listdir(self.root)
+                            if os.path.isfile(os.path.join(self.root, name))))
 
 
 class ZipSource(Source):
@@ -139,6 +148,10 @@ class ZipSource(Source):
         inside = (name[len(prefix):] for name in self.members if name.startswith(prefix))
         return tuple(sorted(name for name in inside if _safe_relative(name) == name))
 
+    def top_files(self) -> tuple[str, ...]:
+        return tuple(sorted(name[len(self.root):] for name in self.members
+                            if name.startswith(self.root) and "/" not in name[len(self.root):]))
+
 
 def _safe_relative(path: str) -> str | None:
     """A class file path kept inside Classes/, '/'-separated, or None when it would escape."""
@@ -150,8 +163,9 @@ def _safe_relative(path: str) -> str | None:
 
 class PackageLoader:
     def __init__(self, sink: DiagnosticSink, default_format: str | None,
-                 sources: dict[str, str] | None):
+                 sources: dict[str, str] | None, lint: bool = False):
         self.sink = sink
+        self.lint = lint
         self.default_format = default_format
         self.sources = sources
         self.class_entry_positions: dict[str, ir.Pos] = {}
@@ -183,18 +197,13 @@ class PackageLoader:
         if os.path.isfile(manifest):
             package = self._package(DirectorySource(path, path))
             return [package] if package is not None else []
-        entries = sorted(os.listdir(path))
-        children = [os.path.join(path, name) for name in entries
-                    if os.path.isfile(os.path.join(path, name, "manifest.yaml"))
-                    or name.endswith(".zip") and os.path.isfile(os.path.join(path, name))
-                    or os.path.isdir(os.path.join(path, name))
-                    and os.path.exists(os.path.join(path, name, BUILD_MARKER))]
+        children = discover_packages(path)
         if children:
             packages = []
             for child in children:
                 packages.extend(self.load(child))
             return packages
-        loose = [name for name in entries if name.endswith((".yaml", ".yml"))
+        loose = [name for name in sorted(os.listdir(path)) if name.endswith((".yaml", ".yml"))
                  and os.path.isfile(os.path.join(path, name))]
         if loose:
             return [self._loose(path, loose)]
@@ -278,6 +287,9 @@ class PackageLoader:
         manifest = self._manifest(documents[0], manifest_path)
         if manifest is None:
             return None
+        if self.lint:
+            lint_package(source, documents[0], manifest, self.sink,
+                         classes=manifest.format_name == DEFAULT_FORMAT_NAME)
         if manifest.format_name != DEFAULT_FORMAT_NAME:
             package = read_typed_package(source, manifest, plain_data(documents[0]), self.sink,
                                          self._file_classes)
@@ -501,6 +513,47 @@ class PackageLoader:
         return ir.Package(manifest=manifest, classes=tuple(classes), root=path)
 
 
+def _holds_manifest(path: str) -> bool:
+    """Whether a .zip found below a tree is a package (its manifest.yaml at the top or under one
+    folder); other archives in a repository are no concern of mplc."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except ZIP_FAILURES:
+        return False
+    return "manifest.yaml" in names or any(name.count("/") == 1 and name.endswith("/manifest.yaml")
+                                           for name in names)
+
+
+def discover_packages(root: str) -> list[str]:
+    """The packages in a directory tree that is no package itself, at any depth: directories
+    with a manifest.yaml (never searched further: a package's Resources may hold a
+    manifest.yaml of their own), .zip packages, and ``mplc compile`` output (reported as such).
+    Hidden directories (.git, .tox) are skipped; YAML that belongs to no package (.zuul.yaml,
+    CI and doc files) is ignored. A .zip directly in ``root`` is always a candidate, so a
+    broken one is reported; deeper ones only when they hold a manifest."""
+    found: list[str] = []
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories.sort()
+        keep = []
+        for name in subdirectories:
+            child = os.path.join(directory, name)
+            if name.startswith(".") or name == "__pycache__":
+                continue
+            if os.path.lexists(os.path.join(child, "manifest.yaml")) \
+                    or os.path.exists(os.path.join(child, BUILD_MARKER)):
+                found.append(child)
+            else:
+                keep.append(name)
+        subdirectories[:] = keep
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            if name.lower().endswith(".zip") and os.path.isfile(path) \
+                    and (directory == root or _holds_manifest(path)):
+                found.append(path)
+    return sorted(found)
+
+
 def _optional_text(node) -> str | None:
     if node is None or is_null(node):
         return None
@@ -509,13 +562,14 @@ def _optional_text(node) -> str | None:
 
 
 def load_packages(paths: list[str], sink: DiagnosticSink, default_format: str | None = None,
-                  sources: dict[str, str] | None = None) -> list[ir.Package]:
+                  sources: dict[str, str] | None = None, lint: bool = False) -> list[ir.Package]:
     """IR for every package found at ``paths``; diagnostics for everything that is wrong.
 
     ``sources`` (optional) receives the text of files read from zips, keyed by their
-    diagnostic path, so ``mplc.diagnostics.render`` can show their lines.
+    diagnostic path, so ``mplc.diagnostics.render`` can show their lines. ``lint`` adds the
+    packaging checks of ``mplc check`` (``mplc.frontend.lint``).
     """
-    loader = PackageLoader(sink, default_format, sources)
+    loader = PackageLoader(sink, default_format, sources, lint)
     packages: list[ir.Package] = []
     for path in paths:
         packages.extend(loader.load(path))

@@ -19,7 +19,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import factory as yaql_factory
 
 from mplc.diagnostics import DiagnosticSink
-from mplc.ir import Pos
+from mplc.ir import Node, Pos
 
 UI_PLAIN_TEXT = re.compile(r"^[\s\w\d.:]*$")
 YAQL_TAG = "!yaql"
@@ -233,7 +233,7 @@ def _decamelized(value):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UiField:
+class UiField(Node):
     """One field: ``kind`` is a field type of the spec, or ``"application"`` when ``type`` names
     application classes (``app_types``). ``attributes`` are the field's other keys, decamelized
     (at every depth, as the dashboard does), values as written."""
@@ -242,21 +242,21 @@ class UiField:
     kind: str
     app_types: tuple[str, ...]
     attributes: dict
-    attribute_pos: dict
-    pos: Pos
+    attribute_pos: tuple[tuple[str, Pos], ...]
+    pos: Pos | None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UiForm:
+class UiForm(Node):
     name: str
     fields: tuple[UiField, ...]
     validators: tuple[dict, ...]  # {"expr": UiExpression, "message": str}
     region: Any
-    pos: Pos
+    pos: Pos | None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UiDefinition:
+class UiDefinition(Node):
     """A validated dynamic UI definition (Version 2.0-2.4)."""
 
     path: str
@@ -492,7 +492,7 @@ class _DefinitionReader:
         if kind == "password" and "label" not in attributes:
             self.error(f"password field {name!r} needs a label (the dashboard's password field "
                        "cannot be built without one)", pos)
-        return UiField(name, kind, app_types, attributes, attribute_pos, pos)
+        return UiField(name, kind, app_types, attributes, tuple(attribute_pos.items()), pos)
 
     def field_kind(self, field_type, pos: Pos) -> tuple[str | None, tuple[str, ...]]:
         if isinstance(field_type, list) and field_type and all(
@@ -524,6 +524,7 @@ class _DefinitionReader:
                        "E-UI-ATTRIBUTE")
             return
         check = getattr(self, f"check_{attribute}", None)
+        self.current_pos = pos
         if check is not None:
             problem = check(value, kind)
             if problem:
@@ -594,7 +595,9 @@ class _DefinitionReader:
             if isinstance(expr, dict) and any(decamelize(str(key)) == "regexp_validator"
                                               for key in expr):
                 continue
-            return (f"expr must be a YAQL expression or {{regexpValidator: ...}}, not {expr!r}")
+            self.sink.warning("W-UI-VALIDATOR", f"a field validator's expr {expr!r} is neither "
+                              "a YAQL expression nor {regexpValidator: ...}: the dashboard "
+                              "ignores the validator", self.current_pos)
         return None
 
     def check_widget_media(self, value, kind):

@@ -1,35 +1,22 @@
-"""Runtime: objects, object store, class loading, natives, yaql bridge.
+"""The runtime compiled modules call: ``import mplc.runtime as _r`` reaches exactly the names the
+ABI declares (``mplc.abi.NAMES``; ``_r.fast`` and ``_r.contracts`` are namespaces of their own).
 
-Never imports mplc.frontend, mplc.codegen or mplc.contracts. The names generated modules use
-are listed in docs/compiled-modules.md.
+Never imports mplc.frontend, mplc.codegen or mplc.contracts. Everything else (the Executor,
+objects, errors, natives) is imported from the module that defines it (docs/architecture.md).
 """
 
 import collections.abc  # noqa: F401  (yaql 3.x needs it loaded)
 
-from mplc.runtime import contract_primitives as contracts  # noqa: F401  (``_r.contracts.*``, the contracts engineer's)
-from mplc.runtime import fast_paths as fast  # noqa: F401  (``_r.fast.*``, expression fast paths)
-
-from mplc.runtime.expressions import (call, constant, constant_default, engine_for, evaluate, freeze_dict,
-                                 freeze_list, keyword, lazy, result, rule)
-from mplc.runtime.contract_context import ContractContext
-from mplc.runtime.errors import (AmbiguousMethodName, AmbiguousPropertyNameError, ContractViolation,
-                                 ContractViolationException, MuranoError, MuranoPlException,
-                                 NoClassFound, NoMethodFound, NoPropertyFound, NoWriteAccessError,
-                                 PropertyReadError, PropertyWriteError,
-                                 UninitializedPropertyAccessError)
-from mplc.runtime.executor import Executor
-from mplc.runtime.statements import (ParallelReturn, assign, catch_matches, condition, deferred,
-                               exception_cause, exception_value, failure, iterate, match_equals, misplaced, parallel, repeat_count,
-                               target, throw, variable)
+from mplc import abi
+from mplc.runtime import contract_primitives as contracts
+from mplc.runtime import fast_paths as fast
+from mplc.runtime.expressions import (call, constant, constant_default, engine_for, freeze_dict, freeze_list,
+                                      keyword, lazy, result, rule)
 from mplc.runtime.loading import built_data
-from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
-from mplc.runtime.natives import native
-from mplc.runtime.specs import (ArgumentSpec, ClassSpec, MetaSpec, MethodSpec, PackageSpec,
-                                PropertySpec)
+from mplc.runtime.objects import type_reference
+from mplc.runtime.specs import ArgumentSpec, ClassSpec, MetaSpec, MethodSpec, PackageSpec, PropertySpec
+from mplc.runtime.statements import (ParallelReturn, assign, catch_matches, deferred, evaluate, exception_cause,
+                                     exception_value, failure, iterate, match_equals, misplaced, parallel,
+                                     repeat_count, target, throw, variable)
 
-
-def type_reference(context, full_name):
-    """``ns:Name`` resolved at compile time: the class as a value, seen from the running class."""
-    from mplc.runtime.expressions import NAMES_SCOPE
-    return Executor.current().find_class(full_name, None if context is None else context[NAMES_SCOPE]).reference
-
+__all__ = sorted(abi.NAMES)

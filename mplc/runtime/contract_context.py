@@ -10,6 +10,7 @@ from mplc.runtime import expressions as bridge, contract_primitives as contracts
 from mplc.runtime.statements import to_murano_exception
 from mplc.runtime.loading import parse_definition
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
+from mplc.runtime.serialization import object_to_dict
 
 
 class ContractContext(contracts.ContractContext):
@@ -115,7 +116,6 @@ class ContractContext(contracts.ContractContext):
             return self.load_object(model, default_type, context)
 
     def serialize_template(self, obj, exclude_properties):
-        from mplc.runtime.serialization import object_to_dict
         if self.initializing:
             return {}
         result = object_to_dict(obj, "Mixed")

@@ -12,7 +12,6 @@ import importlib
 import importlib.util
 import json
 import os
-import re
 import sys
 
 import yaml
@@ -20,17 +19,17 @@ from yaql.language import exceptions as yaql_exceptions, utils
 from yaql.language.contexts import Context
 
 from mplc import versioning
-from mplc.runtime import expressions as bridge, errors, statements, natives
+from mplc.runtime import activation, expressions as bridge, errors, library, natives, serialization, statements
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
-from mplc.runtime.objects import METHOD_BODY_CODES, NO_VALUE, MuranoObject, MuranoType, ObjectStore, TypeReference
+from mplc.runtime.objects import (NO_VALUE, MuranoObject, MuranoType, ObjectStore, Package,
+                                  TypeReference)
 from mplc.runtime.specs import PackageSpec
+from mplc.runtime.system import engine_functions
 
 CORE_OBJECT = "io.murano.Object"
 SYNCHRONIZE = "io.murano.metadata.engine.Synchronize"
 
-
-SUPPORTED_FORMAT = (1, 4)
 
 # Keys of yaql contexts in stored form (``bridge.lookup`` and direct writes use these).
 _TYPE_KEY = bridge.TYPE_KEY
@@ -46,34 +45,6 @@ _NO_KEYWORDS = utils.FrozenDict()
 # values whose ``bridge.thaw`` runs no code (anything else may be a lazy yaql value)
 _DATA_TYPES = frozenset((list, tuple, dict, utils.FrozenDict, frozenset, set, MuranoObject, TypeReference))
 CallContext, WritingCallContext = bridge.CallContext, bridge.WritingCallContext
-
-
-class Package:
-    """A loaded package version: its spec and the types built from its classes on demand.
-
-    ``requirements`` are the effective ones (``mplc.versioning.package_requirements``): the
-    manifest's Require plus the package's own major version and ``io.murano: 0``. Any package
-    type's Format is accepted (the front end knows the types): its version is the MuranoPL
-    version the classes run under, as in the reference (``Heat.HOT/1.0`` runs as 1.0)."""
-
-    def __init__(self, spec: PackageSpec, class_specs: dict, executor):
-        self.spec = spec
-        self.name = spec.full_name
-        self.version = versioning.parse_version(spec.version)
-        format_name, format_version = versioning.parse_format(spec.format)
-        if (format_version.major, format_version.minor) > SUPPORTED_FORMAT:
-            raise errors.PackageFormatError(
-                f"Package {self.name}/{self.version} has Format {format_name}/{format_version}; "
-                f"this mplc runs MuranoPL/1.0 to MuranoPL/{SUPPORTED_FORMAT[0]}.{SUPPORTED_FORMAT[1]}")
-        self.format_version = (format_version.major, format_version.minor)
-        self.requirements = versioning.package_requirements(self.name, self.version,
-                                                            spec.requirements)
-        self.class_specs = class_specs
-        self.types = {}
-        self.executor = executor
-
-    def __repr__(self):
-        return f"{self.name}/{self.version}"
 
 
 _imported: dict = {}
@@ -113,8 +84,6 @@ def _import_package(path: str):
 
 
 class Executor:
-    _active: list = []
-
     def __init__(self, package_dirs=(), trace=False, class_configs=None):
         """``class_configs``: the directory of class configuration files (Config properties)."""
         self.packages = {}
@@ -133,6 +102,7 @@ class Executor:
         for versions in self.packages.values():
             versions.sort(key=lambda p: p.version)
         self.objects = ObjectStore()
+        self.method_bodies = {}  # body code -> the locals holding variables (statements.running_bodies)
         self.static_values = {}
         self.attributes = {}
         self.root = None
@@ -150,9 +120,7 @@ class Executor:
 
     # --- activation -------------------------------------------------------------------------
 
-    @classmethod
-    def current(cls) -> "Executor":
-        return cls._active[-1]
+    current = staticmethod(activation.current_executor)
 
     @contextlib.contextmanager
     def dry_run_objects(self):
@@ -182,13 +150,9 @@ class Executor:
                     return loaded if isinstance(loaded, dict) else {}
         return {}
 
-    @contextlib.contextmanager
     def active(self):
-        Executor._active.append(self)
-        try:
-            yield self
-        finally:
-            Executor._active.pop()
+        """This executor is the current one inside the block."""
+        return activation.running(self)
 
     # --- classes ----------------------------------------------------------------------------
 
@@ -402,10 +366,9 @@ class Executor:
     def type_context(self, murano_type: MuranoType):
         context = self._type_contexts.get(murano_type)
         if context is None:
-            root = bridge.root_context(murano_type.package.format_version)
+            root = library.root_context(murano_type.package.format_version)
             if murano_type.package.name == versioning.CORE_LIBRARY:
-                from mplc.runtime.system.engine_functions import core_library_context
-                root = bridge.link(root, core_library_context())
+                root = bridge.link(root, engine_functions.core_library_context())
             context = bridge.link(root, murano_type.context)
             self._type_contexts[murano_type] = context
         return context
@@ -684,12 +647,11 @@ class Executor:
     def load(self, model):
         """Load an object model (a dict with ``?``, or a document with ``Objects``) as the
         deployment's root; what the model has that the reference ignores goes to ``warnings``."""
-        from mplc.runtime.serialization import check_model, collect_garbage, reference_paths
         with self.active():
             collecting = gc.isenabled()  # the check leaves no cyclic garbage to collect
             gc.disable()
             try:
-                check_model(self, model)
+                serialization.check_model(self, model)
             finally:
                 if collecting:
                     gc.enable()
@@ -697,17 +659,16 @@ class Executor:
                 root = self.load_document(model)
             except errors.NoObjectFoundError as error:
                 raise errors.NoObjectFoundError(
-                    error.object_id, reference_paths(model, error.object_id)) from None
+                    error.object_id, serialization.reference_paths(model, error.object_id)) from None
             except errors.MuranoError:
                 raise
             except Exception as error:
                 # a Python error of a contract (a list contract of lengths only given items)
                 # is reported by its type and message, as one raised by a method's code
-                from mplc.runtime.statements import to_murano_exception
-                raise to_murano_exception(error, sys.exc_info()[2]) from None
+                raise statements.to_murano_exception(error, sys.exc_info()[2]) from None
             self.root = root
             if model.get("ObjectsCopy"):
-                collect_garbage(self)
+                serialization.collect_garbage(self)
             return root
 
     def load_document(self, model):
@@ -730,7 +691,6 @@ class Executor:
     def call(self, obj, method_name, args=(), kwargs=None):
         """Call a method from outside; errors of native methods become MuranoPL exceptions
         here, as they do when MuranoPL code calls them."""
-        from mplc.runtime.statements import to_murano_exception
         with self.active():
             target = obj.type if isinstance(obj, TypeReference) else obj
             murano_type = target if isinstance(target, MuranoType) else target.type
@@ -741,7 +701,7 @@ class Executor:
             except errors.MuranoError:
                 raise
             except Exception as error:
-                raise to_murano_exception(error, sys.exc_info()[2]) from None
+                raise statements.to_murano_exception(error, sys.exc_info()[2]) from None
 
     def attributes_load(self, records):
         for record in records:
@@ -750,27 +710,23 @@ class Executor:
                 self.attributes[(object_id, class_name, name)] = value
 
     def serialize(self) -> dict:
-        from mplc.runtime.serialization import serialize_model
         with self.active():
-            return serialize_model(self)
+            return serialization.serialize_model(self)
 
     def render(self, value):
-        from mplc.runtime.serialization import render
         with self.active():
-            return render(value)
+            return serialization.render(value)
 
     def collect_garbage(self) -> int:
-        from mplc.runtime.serialization import collect_garbage
         with self.active():
-            return collect_garbage(self)
+            return serialization.collect_garbage(self)
 
     def finish(self) -> int:
         """End the run as the engine does: destroy the objects the model does not keep (those
         only static properties, Runtime properties or finished calls held) and clear static
         properties; returns how many objects were destroyed."""
-        from mplc.runtime.serialization import finish_run
         with self.active():
-            return finish_run(self)
+            return serialization.finish_run(self)
 
 
 def child_context(parent, data):
@@ -795,19 +751,6 @@ def call_context_of(parent, data, allows_writes=False):
 
 
 _new_object = object.__new__
-
-
-@contextlib.contextmanager
-def collector_paused():
-    """Python's cyclic garbage collector off while a model's objects are built: they are all
-    alive, and collections triggered by thousands of new objects would scan every one of them."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def on_roomy_stack(function, *args):
@@ -968,39 +911,4 @@ def run_body(method, context):
     return None if body is None else body(context)
 
 
-def running_method(frame):
-    """The method whose body ``frame`` runs, once the body holds its call context or, taken
-    the direct way in, its variables (after checking its arguments), else None."""
-    if frame.f_code not in METHOD_BODY_CODES:
-        return None
-    context = frame.f_locals.get("context")
-    if type(context) is dict:
-        return context[bridge.METHOD_CONTEXT_KEY]._data[_CURRENT_METHOD_KEY]
-    if type(context) not in bridge.CALL_CONTEXTS:
-        return None
-    return bridge.lookup(context, _CURRENT_METHOD_KEY)
-
-
-def running_bodies(executor):
-    """The method bodies ``executor`` is running, as (call context, values of the variables
-    kept as Python locals, ``_vN``): those of the method frames (``running_method``) on the
-    running green thread's stack and on every live Parallel branch's (the garbage collector's
-    roots; found when it runs, so calls register nothing). A body waiting for its Parallel's
-    branches has no such values: its branches write its variables through the context, and its
-    locals, read back when the Parallel ends, are stale until then."""
-    callee = None
-    for frame in statements.running_frames():
-        method = running_method(frame)
-        if method is not None and method.declaring_type.executor is executor:
-            frame_locals = frame.f_locals
-            in_parallel = callee is not None and callee.f_code is statements.parallel.__code__
-            yield (bridge.as_context(frame_locals["context"]),
-                   [] if in_parallel else
-                   [value for name, value in frame_locals.items() if _BODY_LOCAL.fullmatch(name)])
-        callee = frame
-
-
-_BODY_LOCAL = re.compile(r"_v\d+")
-"""A generated body's local holding a variable (docs/compiled-modules.md)."""
-
-__all__ = ["Executor", "Package", "running_bodies"]
+__all__ = ["Executor", "Package"]

@@ -292,11 +292,8 @@ def thaw(value):
 
 
 @specs.name("#finalize")
-def _finalize_function(obj):
+def finalize_function(obj):
     return finalize(obj)
-
-
-_root_contexts: dict = {}
 
 
 def function_generation(version: tuple[int, int]) -> int:
@@ -306,34 +303,9 @@ def function_generation(version: tuple[int, int]) -> int:
     return 1 if version <= (1, 3) else 2
 
 
-def root_context(version: tuple[int, int]):
-    """The shared root context of a Format: yaql's library, murano's functions, the engine."""
-    generation = function_generation(version)
-    context = _root_contexts.get(generation)
-    if context is None:
-        from mplc.runtime import yaql_functions
-        if generation == 0:
-            base = legacy.create_context(convention=CONVENTION, finalizer=_finalize_function)
-        else:
-            base = yaql.create_context(convention=CONVENTION, finalizer=_finalize_function)
-        context = yaql_functions.register(base.create_child_context(), version)
-        context[ENGINE] = engine_for(version)
-        _root_contexts[generation] = context
-    return context
-
-
-def is_standard_root(context) -> bool:
-    """Whether ``context`` is the root context of a Format (yaql's standard or legacy library
-    and murano's functions, nothing a package defines). The legacy library registers the
-    standard queries the fast paths run (``select``, ``where``, ``sum``, ``join``) as extension
-    methods: the same functions, found first, with the same result."""
-    return context is not None and (context is _root_contexts.get(1) or context is _root_contexts.get(2)
-                                    or context is _root_contexts.get(0))
-
-
 def empty_context():
     context = contexts.Context(convention=CONVENTION)
-    context.register_function(_finalize_function)
+    context.register_function(finalize_function)
     return context
 
 
@@ -452,26 +424,6 @@ def rule(source, destination) -> expressions.MappingRuleExpression:
 def call(name, receiver, context, engine, args):
     """Resolve and call a yaql function exactly as ``yaql.language.expressions.Function`` does."""
     return context(name, engine, receiver, context)(*args)
-
-
-def evaluate(function, context, engine=None):
-    """Evaluate a whole expression with yaql's statement semantics (``#finalize``, unwrapping).
-
-    Python exceptions become MuranoPL exceptions here, as the reference converts them per
-    statement, so a MuranoPL ``Try`` in the same method can catch them.
-    """
-    if engine is None:
-        engine = context[ENGINE]
-    try:
-        value = function(NO_VALUE, context, engine)
-        return value if type(value) in SCALARS else finalize(value)
-    except yaql_exceptions.WrappedException as wrapped:
-        error = wrapped.wrapped
-        from mplc.runtime.statements import to_murano_exception
-        raise to_murano_exception(error, wrapped.__traceback__) from None
-    except Exception as error:
-        from mplc.runtime.statements import to_murano_exception
-        raise to_murano_exception(error, sys.exc_info()[2]) from None
 
 
 def result(value):

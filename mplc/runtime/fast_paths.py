@@ -17,8 +17,9 @@ import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import expressions as bridge, errors, statements, yaql_functions
-from mplc.runtime.executor import DirectCall, Executor, child_context
+from mplc.runtime import expressions as bridge, errors, library, statements, yaql_functions
+from mplc.runtime.activation import current_executor
+from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
 from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
 
@@ -388,7 +389,7 @@ def length(value, context, engine):
 def new_object(context, engine, type_name, *properties):
     """``new(Type, name => value, ...)``: murano's ``new`` for a class reference or class name
     (resolved where the code runs, as its ``TypeParameter`` does), properties as keywords."""
-    executor = _ACTIVE_EXECUTORS[-1]
+    executor = current_executor()
     scope, caller_type = _names_scope_and_type(context)
     if type(type_name) is TypeReference:
         reference = type_name
@@ -439,7 +440,7 @@ class NewObject:
                     if not (type(value) is int and _MINUS_SMALL < value < _SMALL
                             or type(value) is tuple and len(value) < SHORT):
                         quota(engine, value)
-            executor = _ACTIVE_EXECUTORS[-1]
+            executor = current_executor()
             if executor.loading is None and not executor.dry_run:
                 properties = site.template
                 if properties is None:
@@ -461,7 +462,7 @@ class NewObject:
                         created = _built_whole(site.murano_type, properties, site.extension)
                         executor.objects.ordered[created] = None
                         return created
-        executor = _ACTIVE_EXECUTORS[-1]
+        executor = current_executor()
         context = as_context(context)
         properties = tuple(zip(self.names, values))
         scope, caller_type = _names_scope_and_type(context)
@@ -483,7 +484,6 @@ class NewObject:
         return _created(executor, context, engine, scope, caller_type, reference, properties)
 
 
-_ACTIVE_EXECUTORS = Executor._active  # ``Executor.current()`` is its last
 _OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
 _MEMORY_QUOTAS = bridge.MEMORY_QUOTAS
 _built_whole = MuranoObject.built_whole
@@ -664,7 +664,7 @@ def library_method(context, name) -> bool:
     functions) holds a function of that name."""
     scope = context
     while scope is not None:
-        if bridge.is_standard_root(scope):
+        if library.is_standard_root(scope):
             return True
         if _defines(scope, name):
             return False

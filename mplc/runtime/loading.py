@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 
 from yaql.language import exceptions as yaql_exceptions
@@ -1002,3 +1003,16 @@ def load_plan(murano_type) -> LoadPlan:
     if plan is None:
         plan = murano_type.load_plan = LoadPlan(murano_type)
     return plan
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off while a model's objects are built: they are all
+    alive, and collections triggered by thousands of new objects would scan every one of them."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -311,9 +311,9 @@ def constructor(part, params, context):
 def load_extensions() -> tuple:
     """Import the natives and packages other distributions declare (``io.murano.extensions``).
 
-    An entry point's value is a module (importing it registers its ``@native`` classes) or an
+    The natives mplc ships (``mplc.runtime.system``) are registered when the runtime package
+    loads. An entry point's value is a module (importing it registers its ``@native`` classes) or an
     object with a ``package_paths`` attribute: directories of MuranoPL packages it ships."""
-    import mplc.runtime.system  # noqa: F401  (the natives mplc ships)
     loaded = []
     for entry_point in importlib_metadata.entry_points(group=EXTENSIONS_GROUP):
         loaded.append(entry_point.load())

@@ -14,8 +14,11 @@ import os
 
 from yaql.language import specs, utils, yaqltypes
 
+from mplc import versioning
 from mplc.inheritance import visible_declarations
 from mplc.runtime import expressions as bridge, contract_primitives as contracts, errors
+from mplc.runtime.activation import current_executor
+from mplc.runtime.specs import MethodSpec, PackageSpec
 
 NO_VALUE = utils.NO_VALUE
 _parents_of = operator.attrgetter("parents")
@@ -55,6 +58,37 @@ def traverse(seeds, producer):
         seen.add(item)
         yield item
         queue.extend(producer(item))
+
+
+SUPPORTED_FORMAT = (1, 4)
+
+
+class Package:
+    """A loaded package version: its spec and the types built from its classes on demand.
+
+    ``requirements`` are the effective ones (``mplc.versioning.package_requirements``): the
+    manifest's Require plus the package's own major version and ``io.murano: 0``. Any package
+    type's Format is accepted (the front end knows the types): its version is the MuranoPL
+    version the classes run under, as in the reference (``Heat.HOT/1.0`` runs as 1.0)."""
+
+    def __init__(self, spec: PackageSpec, class_specs: dict, executor):
+        self.spec = spec
+        self.name = spec.full_name
+        self.version = versioning.parse_version(spec.version)
+        format_name, format_version = versioning.parse_format(spec.format)
+        if (format_version.major, format_version.minor) > SUPPORTED_FORMAT:
+            raise errors.PackageFormatError(
+                f"Package {self.name}/{self.version} has Format {format_name}/{format_version}; "
+                f"this mplc runs MuranoPL/1.0 to MuranoPL/{SUPPORTED_FORMAT[0]}.{SUPPORTED_FORMAT[1]}")
+        self.format_version = (format_version.major, format_version.minor)
+        self.requirements = versioning.package_requirements(self.name, self.version,
+                                                            spec.requirements)
+        self.class_specs = class_specs
+        self.types = {}
+        self.executor = executor
+
+    def __repr__(self):
+        return f"{self.name}/{self.version}"
 
 
 class TypeReference:
@@ -293,11 +327,6 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=
                                                           mode))
 
 
-METHOD_BODY_CODES: set = set()
-"""The code of every method body loaded: a frame running one is that method's frame once it
-holds the call context (``executor.running_method``)."""
-
-
 class MuranoMethod:
     """A method of a type: MuranoPL (``spec.body(context)``) or native (a Python function).
 
@@ -309,7 +338,7 @@ class MuranoMethod:
         self.spec = spec
         self.direct_call = None
         if spec.body is not None:
-            METHOD_BODY_CODES.add(spec.body.__code__)
+            declaring_type.executor.method_bodies[spec.body.__code__] = spec.local_variables
         self.name = spec.name
         self.native = native
         self.usage = spec.usage
@@ -520,7 +549,6 @@ class MuranoType:
 
 
 def _ambiguous_method(murano_type, name):
-    from mplc.runtime.specs import MethodSpec
 
     def body(context):
         raise errors.AmbiguousMethodName(name)
@@ -946,16 +974,16 @@ class TypeParameter(yaqltypes.PythonType):
         return value
 
 
+def type_reference(context, full_name):
+    """``ns:Name`` resolved at compile time: the class as a value, seen from the running class."""
+    return resolve_class(full_name, context).reference
+
+
 def resolve_class(name, context):
     """A class by (namespace-qualified) name, seen from the class whose code runs in ``context``."""
     scope = context[bridge.NAMES_SCOPE] if context is not None else None
     executor = current_executor()
     return executor.find_class(name, scope)
-
-
-def current_executor():
-    from mplc.runtime.executor import Executor
-    return Executor.current()
 
 
 class ContractedValue(yaqltypes.GenericType):

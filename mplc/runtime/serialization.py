@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import collections.abc
 
-from yaql.language import utils
+from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions as bridge, errors, statements
-from mplc.runtime.loading import header_text
-from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
+from mplc.runtime.loading import collector_paused, header_text
+from mplc.runtime.objects import MuranoObject, MuranoType, ObjectParameter, TypeReference
+from mplc.runtime.system.engine_functions import get_meta, member_meta
 
 HIDDEN_USAGES = ("Runtime", "Config")
 UNLOADED_USAGES = ("Runtime", "Config", "Static")
@@ -588,7 +589,6 @@ def _by_reference(obj, name):
     first, builds its merged meta objects (so an ``io.murano.metadata.engine.Serialize``
     without a valid ``as`` fails its contract here), and the nearest one with Serialize says
     ``as: reference``."""
-    from mplc.runtime.system.engine_functions import member_meta
     decided = obj.type.referenced_property_names
     if decided is None:
         decided = obj.type.referenced_property_names = {}
@@ -682,7 +682,6 @@ def serialize_model(executor) -> dict:
     reference keeps them in a store that its loads discard."""
     if executor.root is None:
         return {"Objects": None, "ObjectsCopy": None, "Attributes": []}
-    from mplc.runtime.executor import collector_paused
     writer = _ModelWriter()
     with collector_paused():
         objects, objects_copy = writer.tree(executor.root)
@@ -718,7 +717,6 @@ def _action_entries(murano_type) -> dict:
 def _meta_texts(method) -> dict:
     """``text`` of each meta object of the method (its own and inherited ones), by meta class
     name. The meta objects are built as the reference builds them, outside the object store."""
-    from mplc.runtime.system.engine_functions import get_meta
     executor = method.declaring_type.executor
     known = set(executor.objects.ordered)
     try:
@@ -745,8 +743,7 @@ def _referenced(value):
 def _held_by_running_methods(executor):
     """Objects the variables, arguments and ``$this`` of running method bodies refer to: the
     reference's collector never frees what a live Python frame holds."""
-    from mplc.runtime.executor import running_bodies
-    for context, local_values in running_bodies(executor):
+    for context, local_values in statements.running_bodies(executor):
         for value in local_values:
             yield from _referenced(value)
         while context is not None:
@@ -928,3 +925,12 @@ def _mark_destroyed(executor, obj):
         for part in obj.parts():
             part.destroyed = True
     executor.objects.discard(obj)
+
+
+@specs.parameter("obj", ObjectParameter())
+@specs.parameter("serialization_type", yaqltypes.String())
+@specs.parameter("ignore_upcasts", bool)
+def dump(obj, serialization_type="Serializable", ignore_upcasts=True):
+    if serialization_type not in ("Serializable", "Inline", "Mixed"):
+        raise ValueError("Invalid Serialization Type")
+    return object_to_dict(obj.real_this if ignore_upcasts else obj, serialization_type)

@@ -35,7 +35,9 @@ class ArgumentSpec:
 @dataclass
 class MethodSpec:
     """``direct_entry``: the body is also a method's direct way in, ``body(parent, this, caller,
-    caller_engine, *arguments)`` (docs/compiled-modules.md); otherwise only ``body(context)``."""
+    caller_engine, *arguments)`` (docs/compiled-modules.md); otherwise only ``body(context)``.
+    ``local_variables``: the body's Python locals that hold MuranoPL variables (fast paths),
+    which the garbage collector reads as roots of a running body."""
 
     name: str
     usage: str = "Runtime"  # Runtime | Static | Extension | Action
@@ -45,6 +47,7 @@ class MethodSpec:
     meta: tuple = ()
     line: int = 0
     direct_entry: bool = False
+    local_variables: tuple = ()
 
 
 @dataclass

@@ -4,6 +4,7 @@ Parallel, Throw/Try/Catch, and MuranoPL stack traces built from Python traceback
 from __future__ import annotations
 
 import collections
+import contextvars
 import heapq
 import itertools
 import linecache
@@ -14,16 +15,19 @@ import time
 
 import greenlet
 from yaql.language import exceptions as yaql_exceptions
+from yaql.language import expressions as yaql_expressions
 from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions as bridge, errors
-from mplc.runtime.objects import METHOD_BODY_CODES, MuranoObject, MuranoType, TypeParameter, TypeReference
+from mplc.runtime.activation import current_executor, running_executor
+from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
 # --- stack traces --------------------------------------------------------------------------------
 
+_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
 INSTRUCTIONS = "_INSTRUCTIONS"  # the instruction table of a class module (docs/compiled-modules.md)
 
 
@@ -51,6 +55,46 @@ def running_frames():
             yield frame
             frame = frame.f_back
 
+
+def method_bodies() -> dict:
+    """The running executor's record of its method bodies: code -> the locals holding variables
+    (``MethodSpec.body`` and ``local_variables``, registered as its types are built)."""
+    executor = running_executor()
+    return {} if executor is None else executor.method_bodies
+
+
+def running_method(frame, bodies):
+    """The method whose body ``frame`` runs (a body of ``bodies``, ``method_bodies()``), once
+    the body holds its call context or, taken the direct way in, its variables (after checking
+    its arguments), else None."""
+    if frame.f_code not in bodies:
+        return None
+    context = frame.f_locals.get("context")
+    if type(context) is dict:
+        return context[bridge.METHOD_CONTEXT_KEY]._data[_CURRENT_METHOD_KEY]
+    if type(context) not in bridge.CALL_CONTEXTS:
+        return None
+    return bridge.lookup(context, _CURRENT_METHOD_KEY)
+
+
+def running_bodies(executor):
+    """The method bodies ``executor`` is running, as (call context, values of the variables
+    kept as Python locals, ``MethodSpec.local_variables``): those of the method frames on the
+    running green thread's stack and on every live Parallel branch's (the garbage collector's
+    roots; found when it runs, so calls register nothing). A body waiting for its Parallel's
+    branches has no such values: its branches write its variables through the context, and its
+    locals, read back when the Parallel ends, are stale until then."""
+    callee = None
+    bodies = executor.method_bodies
+    for frame in running_frames():
+        method = running_method(frame, bodies)
+        if method is not None and method.declaring_type.executor is executor:
+            frame_locals = frame.f_locals
+            in_parallel = callee is not None and callee.f_code is parallel.__code__
+            yield (bridge.as_context(frame_locals["context"]),
+                   [] if in_parallel else
+                   [frame_locals[name] for name in bodies[frame.f_code] if name in frame_locals])
+        callee = frame
 
 def _position(code, instruction_offset):
     """(line, end_line, col_offset, end_col_offset) of the instruction at ``instruction_offset``."""
@@ -96,7 +140,7 @@ def _frames_outward(innermost_first, python_error=False):
     knows, else its innermost YAML code location). A body still checking the arguments it was
     given directly is no frame yet. ``python_error``: the stack of a Python error, which the
     innermost method raised (a MuranoPL exception was converted in the method it came from)."""
-    from mplc.runtime.executor import running_method
+    bodies = method_bodies()
     result = []
     pending = None
     resolved = False
@@ -109,8 +153,8 @@ def _frames_outward(innermost_first, python_error=False):
             continue
         if code is _DETACHED_CALL:
             break
-        method = running_method(frame)
-        if method is None and code in METHOD_BODY_CODES:
+        method = running_method(frame, bodies)
+        if method is None and code in bodies:
             continue
         if not resolved and code.co_filename.endswith(YAML_SUFFIXES):
             candidate, resolved = _yaml_frame(frame, line, instruction_offset, python_error)
@@ -143,11 +187,11 @@ _DETACHED_CALL = detached_call.__code__
 def _native_frames(innermost_first):
     """The Python frames of a Python error inside the innermost method, innermost first, as
     the reference lists them after its MuranoPL frames (file, line, function, source line)."""
-    from mplc.runtime.executor import running_method
+    bodies = method_bodies()
     result = []
     for frame, line, _ in innermost_first:
         code = frame.f_code
-        if running_method(frame) is not None:
+        if running_method(frame, bodies) is not None:
             break
         if not code.co_filename.endswith(YAML_SUFFIXES):
             result.append({"instruction": linecache.getline(code.co_filename, line).strip(),
@@ -183,13 +227,13 @@ def _through_frozen_module(traceback) -> bool:
     """Did a Python error pass through a frozen module's frame inside the innermost method?"""
     if traceback is None:
         return False
-    from mplc.runtime.executor import running_method
+    bodies = method_bodies()
     frames = []
     while traceback is not None:
         frames.append(traceback.tb_frame)
         traceback = traceback.tb_next
     for frame in reversed(frames):
-        if running_method(frame) is not None:
+        if running_method(frame, bodies) is not None:
             return False
         if frame.f_code.co_filename.startswith("<frozen "):
             return True
@@ -215,6 +259,24 @@ def to_murano_exception(error, traceback=None):
     else:
         names = [f"{type(error).__module__}.{type(error).__name__}"]
     return errors.MuranoPlException(names, str(error), current_stack(1, traceback), original=error)
+
+
+def evaluate(function, context, engine=None):
+    """Evaluate a whole expression with yaql's statement semantics (``#finalize``, unwrapping).
+
+    Python exceptions become MuranoPL exceptions here, as the reference converts them per
+    statement, so a MuranoPL ``Try`` in the same method can catch them.
+    """
+    if engine is None:
+        engine = context[bridge.ENGINE]
+    try:
+        value = function(bridge.NO_VALUE, context, engine)
+        return value if type(value) in bridge.SCALARS else bridge.finalize(value)
+    except yaql_exceptions.WrappedException as wrapped:
+        error = wrapped.wrapped
+        raise to_murano_exception(error, wrapped.__traceback__) from None
+    except Exception as error:
+        raise to_murano_exception(error, sys.exc_info()[2]) from None
 
 
 # --- statements ----------------------------------------------------------------------------------
@@ -254,10 +316,9 @@ def target(root, steps, source=""):
 
 
 def _variable_name(root):
-    from yaql.language import expressions
     function = getattr(root, "function", None)
     name = getattr(function, "mplc_variable", None)
-    if name is None and isinstance(root, expressions.GetContextValue):
+    if name is None and isinstance(root, yaql_expressions.GetContextValue):
         name = root.path.value
     return name
 
@@ -525,9 +586,14 @@ def _switcher(thread):
 
 class _Thread(greenlet.greenlet):
     """A green thread the loop runs (a Parallel's spawner, or a branch). ``waits_on``: what it
-    waits for, while a timer may wake it."""
+    waits for, while a timer may wake it. It runs in a copy of the context that made it, so it
+    sees the executor that runs its Parallel (``activation``)."""
 
     waits_on = None
+
+    def __init__(self, run, parent):
+        super().__init__(run, parent)
+        self.gr_context = contextvars.copy_context()
 
 
 class _Branch(_Thread):
@@ -860,7 +926,7 @@ class DeferredExpression(bridge.Deferred):
         context = _statement_context(sys._getframe(1))
         if context is None:
             return self
-        return bridge.evaluate(self.function, context, self.engine)
+        return evaluate(self.function, context, self.engine)
 
 
 deferred = DeferredExpression
@@ -962,8 +1028,7 @@ def stack_trace_object(executor, stack_trace, owner):
 
 def exception_value(exception):
     """The io.murano.Exception object ``As`` binds: name, message, stackTrace, extra."""
-    from mplc.runtime.executor import Executor
-    executor = Executor.current()
+    executor = current_executor()
     exception, name = getattr(exception, "mplc_caught", (exception, None))
     if not isinstance(exception, errors.MuranoPlException):
         exception = to_murano_exception(exception, exception.__traceback__)

@@ -11,13 +11,12 @@ import time
 
 from yaql.language import expressions, specs, utils, yaqltypes
 
-from mplc.runtime import expressions as bridge, statements
+from mplc.runtime import errors, expressions as bridge, statements
+from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 
 
-def _executor():
-    from mplc.runtime.executor import Executor
-    return Executor.current()
+_executor = current_executor
 
 
 @specs.parameter("object_", ObjectParameter())
@@ -33,7 +32,6 @@ def cast(context, object_, type__, version_spec=None):
     for part in object_.parts():  # a part casts to its own class and its ancestors only
         if part.type.name == target.name:
             return part
-    from mplc.runtime import errors
     raise errors.NoClassFound(target.name)
 
 
@@ -225,16 +223,6 @@ def call_func(context, op_dot, base, name, args, kwargs, receiver=utils.NO_VALUE
     return base(context, name, args, kwargs, receiver)
 
 
-@specs.parameter("obj", ObjectParameter())
-@specs.parameter("serialization_type", yaqltypes.String())
-@specs.parameter("ignore_upcasts", bool)
-def dump(obj, serialization_type="Serializable", ignore_upcasts=True):
-    from mplc.runtime.serialization import object_to_dict
-    if serialization_type not in ("Serializable", "Inline", "Mixed"):
-        raise ValueError("Invalid Serialization Type")
-    return object_to_dict(obj.real_this if ignore_upcasts else obj, serialization_type)
-
-
 class _SafeFormatter(string.Formatter):
     """str.format without attribute or item access through fields (yaql 3.x dropped format
     because fields like ``{0.__class__}`` leak data)."""
@@ -341,6 +329,4 @@ def register(context, version):
                 context.register_function(spec)
     context.register_function(type_from_name)
     context.register_function(is_object)
-    context.register_function(dump)
-    from mplc.runtime.system import engine_functions as system_functions
-    return system_functions.register(context, version)
+    return context

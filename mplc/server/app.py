@@ -15,8 +15,6 @@ is no JSON), 503 (a builder ran out of time, or every worker stayed busy).
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
@@ -28,79 +26,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from mplc.contracts.forms import FormsGenerator, SchemaError
-from mplc.diagnostics import DiagnosticSink
-from mplc.server import jsonio
-from mplc.server.builders import BuilderCall, BuilderError, BuilderPool
+from mplc.contracts.forms import SchemaError
+from mplc.server import pages
+from mplc.server.builders import BuilderCall, BuilderError
+from mplc.server.service import (ApiError, ServeService, error_body, json_response, read_json,
+                                 schema_error)
 
-MAX_BODY = 1 << 20
-BODY_SECONDS = 30.0
 _ROUTES_HINT = ("use GET /v1/schemas/{className}[/{methodNames}], POST /v1/actions, "
-                "GET /schemas/{className}[/{methods}] or POST /actions/{className}/{method}")
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, error_type: str, message: str):
-        super().__init__(message)
-        self.status = status
-        self.error_type = error_type
-
-
-@dataclass
-class ServeService:
-    """What the routes answer with: schemas from the packages' IR, calls run by the pool."""
-
-    packages: Any
-    builders: BuilderPool
-    max_body: int = MAX_BODY
-    body_seconds: float = BODY_SECONDS
-
-    def forms(self) -> FormsGenerator:
-        """A generator of the request's own (its warnings stay with the request)."""
-        return FormsGenerator(self.packages, DiagnosticSink())
-
-
-def json_response(status: int, body: Any) -> Response:
-    try:
-        data = jsonio.encode(body)
-    except jsonio.JsonOutputError as error:
-        status, data = 422, jsonio.encode(_error("InvalidResult", str(error)))
-    return Response(data, status_code=status, media_type="application/json; charset=utf-8")
-
-
-def _error(error_type: str, message: str) -> dict[str, Any]:
-    return {"error": {"type": error_type, "message": message}}
-
-
-def _schema_error(error: SchemaError) -> ApiError:
-    message = str(error) if error.pos is None else f"{error.pos}: {error}"
-    return ApiError(404 if error.not_found else 400, error.type, message)
-
-
-async def read_json(request: Request, service: ServeService) -> Any:
-    """The request body as JSON: at most ``max_body`` bytes, sent within ``body_seconds``."""
-    length = request.headers.get("content-length")
-    if length is not None:
-        if not length.strip().isdigit():
-            raise ApiError(400, "BadRequest", "Content-Length is not a number")
-        if int(length) > service.max_body:
-            raise ApiError(413, "RequestTooLarge", f"the body is larger than {service.max_body} bytes")
-    chunks, size = [], 0
-    try:
-        async with asyncio.timeout(service.body_seconds):
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > service.max_body:
-                    raise ApiError(413, "RequestTooLarge",
-                                   f"the body is larger than {service.max_body} bytes")
-                chunks.append(chunk)
-    except TimeoutError:
-        raise ApiError(408, "RequestTimeout", f"the body did not arrive within "
-                                              f"{service.body_seconds:g} s") from None
-    try:
-        return jsonio.decode(b"".join(chunks))
-    except jsonio.JsonInputError as error:
-        raise ApiError(400, "BadRequest", str(error)) from None
+                "GET /schemas/{className}[/{methods}], POST /actions/{className}/{method} "
+                "or GET /forms/{className}")
 
 
 def _query(request: Request) -> dict[str, str]:
@@ -120,7 +54,7 @@ async def _schemas(request: Request, service: ServeService) -> Any:
             return service.forms().generate(params["class_name"], methods,
                                             query.get("classVersion"), query.get("packageName"))
         except SchemaError as error:
-            raise _schema_error(error) from None
+            raise schema_error(error) from None
     return await run_in_threadpool(generate)
 
 
@@ -147,7 +81,7 @@ async def _model_builder(request: Request, service: ServeService) -> Any:
                 raise SchemaError(f"class {class_name} has no model builder '{method}'",
                                   "NoMethodFound")
         except SchemaError as error:
-            raise _schema_error(error) from None
+            raise schema_error(error) from None
         manifest = declared.package.manifest
         return BuilderCall(manifest.full_name, str(manifest.version), class_name, method,
                            arguments, actions_only=False)
@@ -179,7 +113,7 @@ async def _static_action(request: Request, service: ServeService) -> Any:
         try:
             declared = service.forms().find(class_name, class_version, package_name)
         except SchemaError as error:
-            raise _schema_error(error) from None
+            raise schema_error(error) from None
         manifest = declared.package.manifest
         return BuilderCall(manifest.full_name, str(manifest.version), class_name, method,
                            arguments, actions_only=True)
@@ -191,23 +125,23 @@ def _endpoint(handler, service: ServeService):
         try:
             return json_response(200, await handler(request, service))
         except ApiError as error:
-            return json_response(error.status, _error(error.error_type, str(error)))
+            return json_response(error.status, error_body(error.error_type, str(error)))
     return endpoint
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
     if error.status_code == 404:
-        return json_response(404, _error("NotFound", f"no such resource {request.url.path}; "
+        return json_response(404, error_body("NotFound", f"no such resource {request.url.path}; "
                                                      f"{_ROUTES_HINT}"))
     if error.status_code == 405:
-        return json_response(405, _error("MethodNotAllowed",
+        return json_response(405, error_body("MethodNotAllowed",
                                          f"{request.method} is not supported here; {_ROUTES_HINT}"))
-    return json_response(error.status_code, _error("HttpError", str(error.detail)))
+    return json_response(error.status_code, error_body("HttpError", str(error.detail)))
 
 
 async def _internal_error(request: Request, error: Exception) -> Response:
     """A bug of ours: reported as JSON, never a dropped connection."""
-    return json_response(500, _error("InternalError", f"{type(error).__name__}: {error}"))
+    return json_response(500, error_body("InternalError", f"{type(error).__name__}: {error}"))
 
 
 def _target_problem(scope) -> str | None:
@@ -235,10 +169,17 @@ class Utf8Targets:
         if problem is None:
             await self.app(scope, receive, send)
         else:
-            await json_response(400, _error("BadRequest", problem))(scope, receive, send)
+            await json_response(400, error_body("BadRequest", problem))(scope, receive, send)
 
 
-def create_app(service: ServeService, extra_routes: list[Route] = ()) -> Starlette:
+def _page(handler, service: ServeService):
+    """An HTML page's endpoint (it answers errors itself, as pages or JSON)."""
+    async def endpoint(request: Request) -> Response:
+        return await handler(request, service)
+    return endpoint
+
+
+def create_app(service: ServeService) -> Starlette:
     def route(path, handler, method):
         return Route(path, _endpoint(handler, service), methods=[method])
     routes = [
@@ -248,7 +189,8 @@ def create_app(service: ServeService, extra_routes: list[Route] = ()) -> Starlet
         route("/schemas/{class_name}", _schemas, "GET"),
         route("/schemas/{class_name}/{methods}", _schemas, "GET"),
         route("/actions/{class_name}/{method}", _model_builder, "POST"),
-        *extra_routes,
+        Route("/forms/{class_name}", _page(pages.class_form, service), methods=["GET"]),
+        Route("/forms/{class_name}", _page(pages.submit_class_form, service), methods=["POST"]),
     ]
     return Starlette(routes=routes, middleware=[Middleware(Utf8Targets)],
                      exception_handlers={HTTPException: _http_error, Exception: _internal_error})

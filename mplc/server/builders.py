@@ -17,7 +17,7 @@ from typing import Any
 import semantic_version
 
 from mplc.api import Runtime
-from mplc.runtime import MuranoError
+from mplc.runtime.errors import MuranoError
 
 _NOT_FOUND_ERRORS = frozenset({"NoClassFound", "NoMethodFound", "NoPackageFound",
                                "NoPackageForClassFound", "MethodNotExposed",

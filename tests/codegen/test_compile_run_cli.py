@@ -9,6 +9,7 @@ import traceback
 import pytest
 
 import mplc
+from mplc.runtime.errors import MuranoError
 from mplc.diagnostics import CompileError
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -159,7 +160,7 @@ def test_output_of_another_mplc_is_refused(package, tmp_path, compiler):
 def test_python_error_traceback_names_yaml_line(package, tmp_path):
     runtime = mplc.Runtime([package], cache_dir=str(tmp_path / "cache"))
     root = runtime.load({"?": {"type": "Test", "id": "root"}})
-    with pytest.raises(mplc.runtime.MuranoError) as caught:
+    with pytest.raises(MuranoError) as caught:
         runtime.call(root, "fail")
     frames = [(frame.filename, frame.lineno) for error in _chain(caught.value)
               for frame in traceback.extract_tb(error.__traceback__)]

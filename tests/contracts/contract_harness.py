@@ -23,7 +23,7 @@ from mplc.frontend.namespaces import Namespaces
 from mplc.frontend.values import Scope
 from mplc.frontend.yaml_source import read_documents
 from mplc.runtime import expressions as bridge
-from mplc.runtime import contract_primitives as contracts
+from mplc.runtime import contract_primitives as contracts, statements
 from mplc.runtime import fast_paths as fast
 
 NAMESPACES = {"=": "test", "std": "io.murano"}
@@ -152,8 +152,8 @@ class TypeReference:
 
 def runtime_namespace():
     """What generated code reaches as ``_r``: the bridge entry points and the contract primitives."""
-    names = ("call", "lazy", "constant", "keyword", "rule", "evaluate")
-    return types.SimpleNamespace(contracts=contracts, fast=fast,
+    names = ("call", "lazy", "constant", "keyword", "rule")
+    return types.SimpleNamespace(contracts=contracts, fast=fast, evaluate=statements.evaluate,
                                  type_reference=lambda context, name: TypeReference(name),
                                  **{name: getattr(bridge, name) for name in names})
 

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 import mplc
+from mplc.runtime.errors import MuranoError
 
 HELPERS = """
 Namespaces:
@@ -163,7 +164,7 @@ def _package(root, test_class: str) -> str:
 def _outcome(runtime):
     try:
         return runtime.render(runtime.call(runtime.new("tests.fast.Test"), "run"))
-    except mplc.runtime.MuranoError as error:
+    except MuranoError as error:
         return error.type_name, str(error)
 
 

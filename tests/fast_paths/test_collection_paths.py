@@ -12,7 +12,7 @@ from yaql.language import utils
 
 import compiled_yaql
 from mplc.codegen import fast_paths
-from mplc.runtime import expressions as bridge
+from mplc.runtime import expressions as bridge, library
 
 BIG = "x" * 300000  # within the 512 KiB quota alone, over it twice over
 HUGE = "x" * 600000  # over the quota
@@ -118,7 +118,7 @@ def _outcome(run):
 
 
 def _context(a, b):
-    context = bridge.root_context((1, 3)).create_child_context()
+    context = library.root_context((1, 3)).create_child_context()
     context["$a"] = a
     context["$b"] = b
     return context

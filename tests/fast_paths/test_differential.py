@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from yaql.language import utils
 
 import compiled_yaql
-from mplc.runtime import expressions as bridge
+from mplc.runtime import expressions as bridge, library
 
 EXPRESSIONS = [
     "$a + $b", "$a - $b", "$a * $b", "$a / $b", "$a mod $b", "-$a", "not $a",
@@ -73,7 +73,7 @@ def _comparable(value):
 
 
 def _context(version, a, b):
-    context = bridge.root_context(version).create_child_context()
+    context = library.root_context(version).create_child_context()
     context["$a"] = a
     context["$b"] = b
     return context

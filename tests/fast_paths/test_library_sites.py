@@ -5,7 +5,7 @@ asked again."""
 import pytest
 from yaql.language import specs
 
-from mplc.runtime import expressions as bridge, fast_paths as fast
+from mplc.runtime import expressions as bridge, fast_paths as fast, library
 from mplc.runtime.executor import call_context_of, child_context
 
 
@@ -15,7 +15,7 @@ def _own_select(receiver):
 
 
 def _parents():
-    root = bridge.root_context((1, 3))
+    root = library.root_context((1, 3))
     plain = child_context(root, {})
     defining = child_context(root, {})
     defining.register_function(_own_select)

@@ -172,3 +172,32 @@ def test_views_show_what_the_page_renders():
     assert (flavor["widget"], flavor["value"]) == ("select", "3")  # the default cloud's m1.medium
     assert flavor["choices"] == [("4", "m1.large", True), ("3", "m1.medium", True)]
     assert views[2]["fields"][0]["value"] == "Database"
+
+
+FAILING_APPLICATION = "Version: 2.2\nApplication:\n  ?: {type: com.example.Fails}\n"
+FORM = "Forms:\n  - f:\n      fields:\n        - {name: a, type: string, label: A%s}\n"
+
+
+@pytest.mark.parametrize("ui, error_type, message", [
+    # the dashboard's name() subscripts a method of yaql's context
+    (FAILING_APPLICATION + "  n: name()\n" + FORM % "", "TypeError",
+     "'method' object is not subscriptable"),
+    (FAILING_APPLICATION + "  h: generateHostname(null, 1)\n" + FORM % "",
+     "NoMatchingFunctionException", 'No function "generateHostname" matches supplied arguments'),
+    # read while the dashboard builds its forms, before any is answered
+    (FAILING_APPLICATION + FORM % ", maxLength: $.f.a.len()", "NoFunctionRegisteredException",
+     'Unknown function "#property#a"'),
+    (FAILING_APPLICATION + "  s: encryptData($.f.a)\n" + FORM % "", "KeyManagerError",
+     "This Application requires encryption, please contact your administrator to configure "
+     "this."),
+])
+def test_where_the_dashboard_fails(tmp_path, ui, error_type, message):
+    """Cases checked against the dashboard's code: it fails (an error page) where these do."""
+    package = tmp_path / "pkg"
+    (package / "UI").mkdir(parents=True)
+    (package / "manifest.yaml").write_text(
+        "Format: 1.3\nType: Application\nFullName: com.example.Fails\nClasses: {}\n")
+    (package / "UI" / "ui.yaml").write_text(ui)
+    code, output = run_model(tmp_path, {"package": str(package), "fqn": "com.example.Fails"},
+                             {"f": {"a": "x"}})
+    assert (code, json.loads(output)) == (1, {"error": {"type": error_type, "message": message}})

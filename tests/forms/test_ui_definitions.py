@@ -61,6 +61,10 @@ def diagnostics(text: str):
     ("Version: 2\n" + APP + "Forms:\n  - f1:\n      fields:\n"
      "        - {name: n, type: choice, choices: {1: One}}\n", [("E-UI-ATTRIBUTE", 7, 44)]),
     ("Version: 2\n" + APP + "Colour: blue\n", [("W-UI-KEY", 4, 1)]),
+    # a field validator whose expr is plain text is dropped by the dashboard
+    ("Version: 2\n" + APP + "Forms:\n  - f1:\n      fields:\n"
+     "        - name: n\n          type: string\n          validators: [{expr: abc}]\n",
+     [("W-UI-VALIDATOR", 9, 23)]),
 ])
 def test_definition_diagnostics(text, expected):
     definition, found = diagnostics(text)

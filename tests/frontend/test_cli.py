@@ -14,7 +14,9 @@ def run(*args, cwd=None):
 
 
 def test_clean_set_exits_zero():
-    result = run(GOOD)
+    """The set is clean MuranoPL; as packages for a catalog it lacks what murano-pkg-check's
+    packaging checks want (tests/toolchain/test_pkg_check.py has those)."""
+    result = run("--ignore", "W-NO-LICENSE,W-MANIFEST,W-LOGO-MISSING,W-FORMAT-FEATURE", GOOD)
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
 
 

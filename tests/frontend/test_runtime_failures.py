@@ -5,6 +5,7 @@ and nothing at all while it does not run."""
 import pytest
 
 import mplc
+from mplc.runtime.errors import MuranoError
 
 CASES = [
     # (statements of run, warning code, error type, message part, traces before the error)
@@ -53,7 +54,7 @@ def test_fails_when_it_runs(tmp_path, statements, code, error_type, message, tra
     assert [d.code for d in runtime.warnings] == [code]
     obj = runtime.load({"?": {"type": "Test", "id": "root"}})
     assert runtime.call(obj, "other") == 7
-    with pytest.raises(mplc.runtime.MuranoError) as raised:
+    with pytest.raises(MuranoError) as raised:
         runtime.call(obj, "run")
     assert raised.value.type_name == error_type
     assert message in str(raised.value)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import mplc
-from mplc.runtime import MuranoError
+from mplc.runtime.errors import MuranoError
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 PACKAGE = os.path.join(DATA, "model_nodes")

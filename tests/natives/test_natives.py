@@ -7,7 +7,8 @@ import textwrap
 import pytest
 
 import mplc
-from mplc.runtime import MuranoError, natives
+from mplc.runtime import natives
+from mplc.runtime.errors import MuranoError
 from mplc.runtime.objects import MuranoObject
 from mplc.runtime.natives import native
 from mplc.runtime.system import cloud

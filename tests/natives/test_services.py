@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 import mplc
-from mplc.runtime import MuranoError
+from mplc.runtime.errors import MuranoError
 from mplc.runtime.system import cloud, services
 
 TEST_CLASS = """

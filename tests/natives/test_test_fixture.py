@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 import mplc
-from mplc.runtime import MuranoError
+from mplc.runtime.errors import MuranoError
 
 CLASSES = textwrap.dedent("""\
     Namespaces:

@@ -4,6 +4,8 @@ expressions as the compiled form codegen emits (``_r.call`` over yaql argument o
 import pytest
 
 import mplc.runtime as r
+from mplc.runtime.errors import ContractViolation, MuranoError
+from mplc.runtime.executor import Executor
 
 APP = "com.example"
 
@@ -55,7 +57,7 @@ def string_contract(value, cc):
     if value is None:
         return None
     if not isinstance(value, (str, int)):
-        raise r.ContractViolation("Value is not a string")
+        raise ContractViolation("Value is not a string")
     return str(value)
 
 
@@ -78,7 +80,7 @@ CHILD = cls("Child", extends=("Base",),
 
 @pytest.fixture
 def executor():
-    return r.Executor([package(BASE, CHILD)])
+    return Executor([package(BASE, CHILD)])
 
 
 @pytest.mark.parametrize("class_name, method, args, expected", [
@@ -100,7 +102,7 @@ def test_method_results(executor, class_name, method, args, expected):
 ])
 def test_method_errors(executor, method, args, error_type):
     obj = executor.new(f"{APP}.Base")
-    with pytest.raises(r.MuranoError) as raised:
+    with pytest.raises(MuranoError) as raised:
         executor.call(obj, method, args)
     assert raised.value.type_name == error_type
 

@@ -8,6 +8,8 @@ import os
 import pytest
 
 import mplc.runtime as r
+from mplc.runtime.errors import MuranoError
+from mplc.runtime.executor import Executor
 from mplc.api import resolve_packages
 from mplc.versioning import parse_version
 
@@ -18,12 +20,12 @@ LIB = "com.example.lib"
 @pytest.fixture(scope="module")
 def package_dirs(tmp_path_factory):
     cache = str(tmp_path_factory.mktemp("versions-cache"))
-    return resolve_packages(sorted(glob.glob(os.path.join(DATA, "*"))), cache)
+    return resolve_packages(sorted(glob.glob(os.path.join(DATA, "*"))), cache).directories
 
 
 @pytest.fixture
 def executor(package_dirs):
-    return r.Executor(package_dirs)
+    return Executor(package_dirs)
 
 
 ENVIRONMENT = {"?": {"id": "env", "type": "com.example.env.Env"},
@@ -47,7 +49,7 @@ def test_class_names_resolve_in_required_packages_only(executor, method, error_t
     if error_type is None:
         assert executor.call(environment, method) == message
         return
-    with pytest.raises(r.MuranoError) as raised:
+    with pytest.raises(MuranoError) as raised:
         executor.call(environment, method)
     assert raised.value.type_name == error_type
     assert message in str(raised.value)
@@ -65,7 +67,7 @@ def test_diamond_takes_one_version_that_satisfies_both_sides(executor):
 
 def test_diamond_without_a_common_version_is_an_error(executor):
     """Left requires lib 1.2.0, the other Right lib 2: no version satisfies both."""
-    with pytest.raises(r.MuranoError) as raised:
+    with pytest.raises(MuranoError) as raised:
         executor.load({"?": {"id": "c", "type": "com.example.diamond.Clash"}})
     assert raised.value.type_name == "InvalidInheritanceError"
     assert "no loaded version of com.example.lib satisfies all their requirements" in str(raised.value)
@@ -89,7 +91,7 @@ def test_class_version_fallback(executor, class_version, expected):
         header["classVersion"] = class_version
     try:
         result = executor.call(executor.load({"?": header}), "greet")
-    except r.MuranoError as error:
+    except MuranoError as error:
         result = error.type_name
     assert result == expected
 
@@ -105,7 +107,7 @@ def test_type_string_with_version_and_package(executor, type_string, expected):
 
 def test_format_newer_than_supported_is_rejected():
     package = r.PackageSpec("com.example.future", "1.0.0", "MuranoPL/1.9", "Library")
-    with pytest.raises(r.MuranoError) as raised:
-        r.Executor([package])
+    with pytest.raises(MuranoError) as raised:
+        Executor([package])
     assert raised.value.type_name == "PackageFormatError"
     assert "Format MuranoPL/1.9.0; this mplc runs MuranoPL/1.0 to MuranoPL/1.4" in str(raised.value)

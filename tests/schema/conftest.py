@@ -7,7 +7,8 @@ import pytest
 
 from mplc.commands.schema import load_forms
 from mplc.diagnostics import DiagnosticSink
-from schema_harness import PACKAGE_PATHS
+from schema_harness import PACKAGE_PATHS, SERVE_APP, ServeProcess
+
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +18,13 @@ def forms():
     generator = load_forms(PACKAGE_PATHS, None, sink)
     assert not sink.has_errors, sink.diagnostics
     return generator
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """One ``mplc serve`` for the session: short limits, so the tests of them are quick."""
+    serve = ServeProcess([*PACKAGE_PATHS, SERVE_APP, "--timeout", "3", "--workers", "2",
+                          "--idle-timeout", "2", "--body-timeout", "2"],
+                         str(tmp_path_factory.mktemp("cache")))
+    yield serve
+    assert serve.stop() == 0

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import copy
 import os
+import subprocess
+import sys
+import threading
 
 import jsonschema
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "schema")
 PACKAGE_PATHS = [os.path.join(DATA, "forms.library"), os.path.join(DATA, "forms.app")]
+SERVE_APP = os.path.join(os.path.dirname(__file__), "..", "data", "serve", "serve.app")
+SERVER = "forms.app.Server"
+ACTIONS = "serve.app.Actions"
 
 
 def _is_murano_object(checker, instance) -> bool:
@@ -31,3 +37,21 @@ MuranoDraft4Validator = jsonschema.validators.extend(
     type_checker=jsonschema.Draft4Validator.TYPE_CHECKER.redefine("muranoObject",
                                                                   _is_murano_object))
 MuranoDraft4Validator.META_SCHEMA = META_SCHEMA
+
+
+class ServeProcess:
+    """``python -m mplc.cli serve`` on a free port; its stderr is drained and kept."""
+
+    def __init__(self, arguments: list[str], cache_dir: str):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mplc.cli", "serve", *arguments, "--port", "0",
+             "--cache-dir", cache_dir], stderr=subprocess.PIPE)
+        line = self.process.stderr.readline().decode()
+        assert line.startswith("mplc serve: listening on http://127.0.0.1:"), line
+        self.address = ("127.0.0.1", int(line.rsplit(":", 1)[1]))
+        self.stderr = []
+        threading.Thread(target=lambda: self.stderr.extend(self.process.stderr), daemon=True).start()
+
+    def stop(self) -> int:
+        self.process.terminate()
+        return self.process.wait(timeout=60)

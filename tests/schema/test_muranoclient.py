@@ -7,8 +7,7 @@ import pytest
 from muranoclient.common import exceptions as client_errors
 from muranoclient.v1 import client as murano_client
 
-from schema_harness import PACKAGE_PATHS
-from test_schema_serve import ACTIONS, SERVE_APP, SERVER, ServeProcess
+from schema_harness import ACTIONS, PACKAGE_PATHS, SERVE_APP, SERVER, ServeProcess
 
 
 @pytest.fixture(scope="module")

@@ -5,48 +5,16 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
 import subprocess
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from schema_harness import PACKAGE_PATHS
+from schema_harness import ACTIONS, PACKAGE_PATHS, SERVE_APP, SERVER
 
-SERVER = "forms.app.Server"
-ACTIONS = "serve.app.Actions"
-SERVE_APP = os.path.join(os.path.dirname(__file__), "..", "data", "serve", "serve.app")
 MAX_BODY = 1 << 20
-
-
-class ServeProcess:
-    """``python -m mplc.cli serve`` on a free port; its stderr is drained and kept."""
-
-    def __init__(self, arguments: list[str], cache_dir: str):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "mplc.cli", "serve", *arguments, "--port", "0",
-             "--cache-dir", cache_dir], stderr=subprocess.PIPE)
-        line = self.process.stderr.readline().decode()
-        assert line.startswith("mplc serve: listening on http://127.0.0.1:"), line
-        self.address = ("127.0.0.1", int(line.rsplit(":", 1)[1]))
-        self.stderr = []
-        threading.Thread(target=lambda: self.stderr.extend(self.process.stderr), daemon=True).start()
-
-    def stop(self) -> int:
-        self.process.terminate()
-        return self.process.wait(timeout=60)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    serve = ServeProcess([*PACKAGE_PATHS, SERVE_APP, "--timeout", "3", "--workers", "2",
-                          "--idle-timeout", "2", "--body-timeout", "2"],
-                         str(tmp_path_factory.mktemp("cache")))
-    yield serve
-    assert serve.stop() == 0
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,9 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions as bridge, statements
-from mplc.runtime.executor import Package
+from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import (MuranoArgument, MuranoMethod, MuranoProperty, MuranoType,
-                                ObjectParameter)
+                                ObjectParameter, Package)
 
 ENGINE_SETTINGS = {
     "home_region": None, "file_server": "",
@@ -29,9 +29,7 @@ ENGINE_SETTINGS = {
 simulated cloud; tests and embedders may change it."""
 
 
-def _executor():
-    from mplc.runtime.executor import Executor
-    return Executor.current()
+_executor = current_executor
 
 
 class NoSuchOptError(LookupError):
