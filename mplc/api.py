@@ -43,9 +43,10 @@ class Runtime:
         self.plugin_packages = plugin_packages({_full_name(d) for d in self.package_dirs})
         self.executor = self.new_executor(trace)
 
-    def new_executor(self, trace: bool = False):
-        """An executor with this runtime's packages and no objects (a deployment of its own)."""
-        return Executor([*self.package_dirs, *self.plugin_packages], trace=trace)
+    def new_executor(self, trace: bool = False, functions=None):
+        """An executor with this runtime's packages and no objects (a deployment of its own);
+        ``functions``: a yaql context its code also sees (a test run's mocking functions)."""
+        return Executor([*self.package_dirs, *self.plugin_packages], trace=trace, functions=functions)
 
     @property
     def unused_errors(self) -> list[Diagnostic]:

@@ -5,6 +5,7 @@ output, so an unchanged package is never compiled twice. Never imports the runti
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ class PackageOutcome:
     classes: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
     directory: str | None = None
+    listed: bool = True  # ``classes`` is all it can define (its manifest lists them)
 
     @property
     def broken(self) -> bool:
@@ -71,7 +73,7 @@ class PackageOutcome:
 
     def to_json(self) -> dict:
         return {"full_name": self.full_name, "version": self.version, "requires": list(self.requires),
-                "classes": list(self.classes), "directory": self.directory,
+                "classes": list(self.classes), "directory": self.directory, "listed": self.listed,
                 "diagnostics": [[d.severity, d.code, d.message, d.pos.file, d.pos.line, d.pos.col,
                                  d.pos.end_line, d.pos.end_col] for d in self.diagnostics]}
 
@@ -81,7 +83,7 @@ class PackageOutcome:
         return cls(data["full_name"], data["version"], tuple(data["requires"]), tuple(data["classes"]),
                    tuple(Diagnostic(severity, code, message, Pos(*pos))
                          for severity, code, message, *pos in data["diagnostics"]),
-                   None if directory is None else os.path.join(base, directory))
+                   None if directory is None else os.path.join(base, directory), data["listed"])
 
 
 def _owner(file: str, roots: list[tuple[str, int]]) -> int | None:
@@ -117,9 +119,11 @@ def partition_diagnostics(packages: list, diagnostics: Iterable[Diagnostic]
                                tuple(r.package for r in package.manifest.requirements),
                                tuple(dict.fromkeys([*(cls.name for cls in package.classes),
                                                     *(name for name, _ in package.manifest.classes)])),
-                               tuple(found))
+                               tuple(found), None,
+                               os.path.basename(package.manifest.pos.file) == "manifest.yaml")
                 for package, found in zip(packages, own)]
-    outcomes.extend(PackageOutcome(None, "", (), (), tuple(found)) for found in unread.values())
+    outcomes.extend(PackageOutcome(None, "", (), (), tuple(found), None, False)
+                    for found in unread.values())
     return outcomes, general
 
 
@@ -128,15 +132,16 @@ def needed_packages(outcomes: Iterable[PackageOutcome], class_names: Iterable[st
     """The packages loading ``class_names`` (and ``package_names``) needs, as the engine
     loads lazily: every package defining one of the classes, and, transitively, the packages
     they require (a package defines the classes its manifest lists, read or not). A class no
-    package defines may live in any package with errors: those are needed then (the class is
-    not found anyway, and their errors may say why)."""
+    package defines may live in a package with errors whose classes are not all known (its
+    manifest could not be read, or it is a directory of loose class files): those are needed
+    then (their errors may say why the class is not found)."""
     outcomes = list(outcomes)
     by_name: dict[str, list[PackageOutcome]] = {}
     for outcome in outcomes:
         if outcome.full_name is not None:
             by_name.setdefault(outcome.full_name, []).append(outcome)
     pending = list(package_names)
-    broken = [outcome for outcome in outcomes if outcome.broken]
+    broken = [outcome for outcome in outcomes if outcome.broken and not outcome.listed]
     needed: list[PackageOutcome] = []
     for class_name in class_names:
         defining = [outcome for outcome in outcomes if class_name in outcome.classes]
@@ -247,8 +252,7 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
 
 
 def _with_directory(outcome: PackageOutcome, directory: str) -> PackageOutcome:
-    return PackageOutcome(outcome.full_name, outcome.version, outcome.requires, outcome.classes,
-                          outcome.diagnostics, directory)
+    return dataclasses.replace(outcome, directory=directory)
 
 
 def _relative_outcome(outcome: PackageOutcome, output: str) -> dict:

@@ -103,6 +103,24 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--package", default=None, metavar="FQN",
                         help="the package that holds the class")
 
+    test = commands.add_parser("test", help="run a package's MuranoPL unit tests (TestFixture classes)")
+    test.add_argument("--path", action="append", default=[], dest="path_options", metavar="PATH",
+                      help="a package location (repeatable; default: the current directory)")
+    test.add_argument("--format", default=None,
+                      help="Format of a directory of loose class files (default MuranoPL/1.0)")
+    test.add_argument("package", metavar="PACKAGE_FQN", help="the package whose tests run (name[/version])")
+    test.add_argument("tests", nargs="*", metavar="TEST",
+                      help="Class.method, Class, or method (default: every test of the package)")
+    test.add_argument("--json", action="store_true", help="print one JSON document of the results")
+    test.add_argument("--junit-xml", default=None, metavar="FILE", help="also write JUnit XML to FILE")
+    test.add_argument("-k", dest="keyword", default=None, metavar="PATTERN",
+                      help="only tests whose Class.method matches (words, and/or/not, as pytest's -k)")
+    test.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                      help="a test running longer is an error")
+    test.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                      help="run tests in N processes (0: one per core)")
+    test.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
+
     serve = commands.add_parser("serve", help="serve forms json-schemas and model builders over HTTP")
     _add_paths(serve, positional=True)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -142,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
 # command name -> module under mplc.commands with a ``main(args) -> int``
 _COMMANDS = {"check": "check", "compile": "compile", "run": "run", "schema": "schema",
              "serve": "serve", "fetch": "fetch", "bundle": "fetch", "package": "package",
-             "save": "save", "model": "model"}
+             "save": "save", "model": "model", "test": "test"}
 
 
 def _command_module(command: str):

@@ -370,9 +370,9 @@ class Parallel(Node):
 
 @dataclass(frozen=True, slots=True)
 class Throw(Node):
-    """``names`` are full exception type names (namespaces resolved), or expressions: the
-    reference evaluates the names (an unquoted ``ns:Name`` looks the class up) and resolves the
-    text of each result when the Throw runs."""
+    """``names`` are exception type names as written, or expressions: the reference evaluates
+    the names (an unquoted ``ns:Name`` looks the class up) and resolves the text of each result
+    when the Throw runs."""
 
     names: tuple[str | Expression, ...]
     message: Value | None
@@ -383,7 +383,8 @@ class Throw(Node):
 
 @dataclass(frozen=True, slots=True)
 class Catch(Node):
-    """``names`` empty catches everything; ``variable`` is the ``As`` name without ``$``."""
+    """``names`` (as written; resolved when an exception reaches the clause) empty catches
+    everything; ``variable`` is the ``As`` name without ``$``."""
 
     names: tuple[str, ...]
     variable: str | None

@@ -11,7 +11,7 @@ from mplc import abi
 from mplc.build import compile_packages
 from mplc.runtime import contract_primitives, fast_paths
 
-from abi_scan import compiled_package_names, runtime_names, undeclared
+from tests.abi_scan import compiled_package_names, runtime_names, undeclared
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = sorted(os.path.join(REPOSITORY, "examples", name) for name in os.listdir(os.path.join(REPOSITORY, "examples"))

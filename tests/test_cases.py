@@ -15,7 +15,7 @@ import yaml
 
 import mplc
 from mplc.runtime.errors import MuranoError
-from abi_scan import compiled_package_names, undeclared
+from tests.abi_scan import compiled_package_names, undeclared
 from mplc.api import model_class_names
 from mplc.diagnostics import CompileError
 

@@ -6,11 +6,12 @@ import ast
 import os
 
 from mplc import ir
-from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.ast_parts import RUNTIME, constant, holds_expression, load, runtime_call, store
 from mplc.codegen.expressions import ModuleBuilder
+from mplc.codegen.instructions import InstructionTable
 from mplc.codegen.int_variables import int_bit_bounds, int_variables, normal_variable_name
 from mplc.codegen.statements import DirectArgument, StatementCompiler
+from mplc.codegen.steps import split_into_steps
 from mplc.contracts import ContractCompiler, loads_objects, reads_value_only
 from mplc.contracts.compiler import method_chain, unchanged_types
 from mplc.pyast import PyAst
@@ -63,7 +64,9 @@ class ClassModuleCompiler:
         )
         assign = at.Assign(targets=[store(at, "CLASS")], value=spec)
         instructions = [self.instructions.definition(at)] if self.instructions.entries else []
-        return _module(_prologue(at) + [engine] + self.builder.definitions + instructions + [assign])
+        module = _module(_prologue(at) + [engine] + self.builder.definitions + instructions + [assign])
+        split_into_steps(module)
+        return module
 
     def _by_name(self, at: PyAst, members, compile_member) -> ast.expr:
         return at.Dict(keys=[PyAst(member.pos).Constant(value=member.name) for member in members],
@@ -97,8 +100,9 @@ class ClassModuleCompiler:
         if contract is None:
             return at.Constant(value=None)
         name = self.builder.new_name("contract")
-        self.builder.definitions.extend(self.contracts.compile(contract, name))
-        return load(PyAst(contract.pos), name)
+        validators, renamed = self.builder.shared.validators(self.contracts.compile(contract, name))
+        self.builder.definitions.extend(validators)
+        return load(PyAst(contract.pos), renamed.get(name, name))
 
     def _property(self, prop: ir.Property) -> ast.expr:
         at = PyAst(prop.pos)

@@ -15,6 +15,7 @@ from mplc.codegen.ast_parts import (RUNTIME, TRIPLE, constant, fast_attribute, f
 from mplc.codegen.body_locals import BodyLocals, ItemValue, LoopValues, PredicateValue, RangeItem
 from mplc.codegen.fast_paths import FastPaths
 from mplc.codegen.int_variables import is_int_expression, normal_variable_name
+from mplc.codegen.sharing import SharedDefinitions
 from mplc.pyast import PyAst
 
 
@@ -37,21 +38,29 @@ class ModuleBuilder:
         self.frozen_calls: set[int] = set()  # ids of calls whose value ``result`` leaves as it is
         self.context_reads: set[str] = set()  # keys of the variables code reads from the context
         self._module_constants: dict[str, ast.expr] = {}
+        self.shared = SharedDefinitions()
 
     def new_name(self, prefix: str) -> str:
         self._counter += 1
         return f"_{prefix}{self._counter}"
 
     def define(self, at: PyAst, prefix: str, value: ast.expr) -> ast.expr:
+        """``_<prefix>N = value`` at module level (or an equal one defined before: ``shared``)."""
         name = self.new_name(prefix)
-        self.definitions.append(at.Assign(targets=[store(at, name)], value=value))
-        return load(at, name)
+        shared = self.shared.value(prefix, value, name)
+        if shared == name:
+            self.definitions.append(at.Assign(targets=[store(at, name)], value=value))
+        return load(at, shared)
 
     def define_function(self, at: PyAst, prefix: str, parameter_names: tuple[str, ...],
                         body: list[ast.stmt]) -> str:
-        name = self.new_name(prefix)
-        self.definitions.append(function_def(at, name, parameter_names, body))
-        return name
+        """``def _<prefix>N(parameters): body`` at module level (or an identical one defined
+        before: ``shared``); returns its name."""
+        function = function_def(at, self.new_name(prefix), parameter_names, body)
+        shared = self.shared.function(prefix, function)
+        if shared == function.name:
+            self.definitions.append(function)
+        return shared
 
     def module_constant(self, at: PyAst, name: str) -> ast.expr:
         """``_r.fast.<name>`` bound once to a module-level name."""

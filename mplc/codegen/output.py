@@ -182,7 +182,7 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                        bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
                 if emit_source:
                     _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
-                           readable_source(module.tree, os.path.basename(module.code.co_filename)).encode("utf-8"))
+                           readable_source(module.tree, module.code.co_filename).encode("utf-8"))
         _copy_package_files(package, staging)
         build = {"key": key, "mplc": mplc.__version__, "compiler": abi.compatibility_key(),
                  "magic": importlib.util.MAGIC_NUMBER.hex(),
@@ -190,6 +190,11 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
                  "format": f"{manifest.format_name}/{manifest.format_version}"}
         _write(os.path.join(staging, BUILD_FILE), json.dumps(build, indent=1, sort_keys=True).encode("utf-8"))
         os.chmod(staging, 0o755)
+        if not force and read_build_key(directory) == key:
+            # another process (a serve worker, a parallel run) wrote the same build meanwhile
+            # and may be importing from it: keep it rather than pull it from under its feet
+            shutil.rmtree(staging)
+            return directory, False
         if os.path.isdir(directory):
             shutil.rmtree(directory)
         os.replace(staging, directory)

@@ -1,28 +1,36 @@
 """Python text for people (``mplc compile --emit-source``), written from the same ast that is
 compiled, never compiled itself: each statement whose YAML line differs from the one before
-it is preceded by a ``# File.yaml:LINE`` marker read from the statement's stamped position."""
+it is preceded by a ``# File.yaml:LINE  source line`` marker, the line read from the
+statement's stamped position and its text from the YAML file when there is one."""
 
 from __future__ import annotations
 
 import ast
+import os
 
-import astor
-from astor.code_gen import SourceGenerator
+try:
+    import astor
+    from astor.code_gen import SourceGenerator
+except Exception:  # astor lags behind new Python versions: ast.unparse, without markers, then
+    astor = None
+    SourceGenerator = object
 
 
 class _MarkedSource(SourceGenerator):
     """astor's source generator with position markers before statements."""
 
-    def __init__(self, *args, file_name: str, **kwargs) -> None:
+    def __init__(self, *args, file_name: str, lines: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.file_name = file_name
+        self.lines = lines
         self.marked_line: int | None = None
 
     def mark(self, node: ast.AST) -> None:
         line = getattr(node, "lineno", None)
         if isinstance(node, ast.stmt) and line is not None and line != self.marked_line:
             self.marked_line = line
-            self.write(f"# {self.file_name}:{line}")
+            text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+            self.write(f"# {self.file_name}:{line}  {text}".rstrip())
             self.new_lines = 1
 
     def newline(self, node: ast.AST | None = None, extra: int = 0) -> None:
@@ -38,17 +46,29 @@ class _MarkedSource(SourceGenerator):
             self.statement(decorator, "@", decorator)
 
 
-def readable_source(tree: ast.Module, file_name: str) -> str:
-    """``tree`` as Python text with ``# file_name:LINE`` markers; without them (``ast.unparse``)
-    when astor cannot write a node kind newer than it."""
-    try:
-        return astor.to_source(tree, source_generator_class=_generator_for(file_name))
-    except Exception:  # astor lags behind new ast node kinds
-        return ast.unparse(tree) + "\n"
+def readable_source(tree: ast.Module, yaml_path: str) -> str:
+    """``tree``, compiled from the YAML file ``yaml_path``, as Python text with markers; without
+    them (``ast.unparse``) when astor cannot write a node kind newer than it."""
+    if astor is not None:
+        try:
+            return astor.to_source(tree, source_generator_class=_generator_for(yaml_path))
+        except Exception:  # astor lags behind new ast node kinds
+            pass
+    return ast.unparse(tree) + "\n"
 
 
-def _generator_for(file_name: str) -> type[SourceGenerator]:
+def _generator_for(yaml_path: str) -> type[SourceGenerator]:
+    file_name, lines = os.path.basename(yaml_path), _source_lines(yaml_path)
+
     class Generator(_MarkedSource):
         def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, file_name=file_name, **kwargs)
+            super().__init__(*args, file_name=file_name, lines=lines, **kwargs)
     return Generator
+
+
+def _source_lines(yaml_path: str) -> list[str]:
+    """The lines of the class file; none for a file inside a zip or no longer there."""
+    if not os.path.isfile(yaml_path):
+        return []
+    with open(yaml_path, encoding="utf-8", errors="replace") as handle:
+        return handle.read().splitlines()

@@ -28,6 +28,10 @@ NATIVE_CORE_CLASSES = (
     "io.murano.system.NetworkExplorer", "io.murano.system.Resources",
     "io.murano.system.StatusReporter", "io.murano.test.TestFixture",
 )
+TEST_FIXTURE = "io.murano.test.TestFixture"
+# Functions only test runs define (murano-test-runner's, ``mplc test``'s): elsewhere the name is
+# unknown and the call fails with NoFunctionRegisteredException when it runs.
+TEST_ONLY_FUNCTIONS = frozenset(("inject", "withOriginal"))
 META_TARGET_OF = {"class": "Type", "property": "Property", "method": "Method",
                   "argument": "Argument", "package": "Package"}
 
@@ -52,6 +56,15 @@ def bundled_core_library() -> tuple[ir.Package, ...]:
 def _type_names(roots) -> list[ir.TypeName]:
     """Every TypeName inside the IR subtrees ``roots``."""
     return [node for root in roots for node in root.walk() if type(node) is ir.TypeName]
+
+
+def _function_calls(roots, names: frozenset) -> list[ir.Function]:
+    """The calls of functions named ``names`` inside the IR subtrees ``roots`` (``x.name(...)``,
+    a method call, is no function call)."""
+    calls = [node for root in roots for node in root.walk() if type(node) is ir.Function]
+    methods = {id(call.args[1]) for call in calls
+               if call.name == "#operator_." and len(call.args) == 2 and type(call.args[1]) is ir.Function}
+    return [call for call in calls if call.name in names and id(call) not in methods]
 
 
 def _matching_versions(found: list[ir.Package],
@@ -148,6 +161,31 @@ class _PackageChecker:
                 self.check_meta(argument.meta, "argument")
         for type_name in _type_names((*cls.properties, *cls.methods)):
             self.lookup(type_name.full_name, type_name.written, type_name.pos, when_run=True)
+        if self.is_test_class(cls) is False:
+            for call in sorted(_function_calls(cls.methods, TEST_ONLY_FUNCTIONS),
+                               key=lambda call: (call.pos.line, call.pos.col)):
+                self.sink.warning("W-TEST-ONLY-FUNCTION", f"{call.name}() exists only in test runs "
+                                  f"(mplc test, Murano's test runner), for classes extending "
+                                  f"{TEST_FIXTURE}; elsewhere NoFunctionRegisteredException when "
+                                  "this runs", call.pos)
+
+    def is_test_class(self, cls: ir.Class) -> bool | None:
+        """Whether the class extends io.murano.test.TestFixture; None when an ancestor is unknown."""
+        seen = set()
+        pending = [parent.full_name for parent in cls.extends]
+        while pending:
+            name = pending.pop()
+            if name == TEST_FIXTURE:
+                return True
+            if name in seen:
+                continue
+            seen.add(name)
+            if name not in self.classes:
+                return None
+            parent = self.classes[name]
+            if parent is not None:
+                pending.extend(reference.full_name for reference in parent.extends)
+        return False
 
     def check_cycle(self, cls: ir.Class) -> None:
         seen = {cls.name}

@@ -233,6 +233,11 @@ class PackageLint:
             if short and (not short[0].isupper() or (len(short) > 3 and short == short.upper())):
                 self.warn("W-CLASS-NAME-STYLE", f"class name '{name[1].value}' is not CamelCase",
                           name[1].pos)
+        properties = entries.get("Properties")
+        for _, (_, declaration) in _entries(properties[1] if properties else None).items():
+            contract = _entries(declaration).get("Contract")
+            if contract is not None:
+                self.contract(contract[1])
         methods = entries.get("Methods")
         for method_name, (key, method) in _entries(methods[1] if methods else None).items():
             if method_name not in SPECIAL_METHODS and not NAME.match(method_name):
@@ -259,11 +264,42 @@ class PackageLint:
                     if not NAME.match(argument_name):
                         self.warn("W-METHOD-NAME", f"argument name '{argument_name}' is no "
                                   f"identifier", argument_key.pos)
+                    contract = _entries(declaration).get("Contract")
+                    if contract is not None and not _falsy(contract[1]):
+                        self.contract(contract[1])
                     argument_usage = _entries(declaration).get("Usage")
                     if argument_usage is not None and format_version < Version("1.4.0"):
                         self.warn("W-FORMAT-FEATURE", f"argument Usage is a Format 1.4 feature; "
                                   f"this package is Format {self.manifest.format_version}",
                                   argument_usage[0].pos)
+
+    def contract(self, node) -> None:
+        """murano-pkg-check's W048: every leaf of a contract is a YAQL expression on ``$``
+        (``$.string()``, ``$``); a list's integer bounds (``[$.int(), 1, 3]``) are no leaves."""
+        if isinstance(node, Sequence):
+            items = node.items
+            bounds = items[1:] if len(items) in (2, 3) else []
+            if bounds and all(isinstance(item, Scalar) and type(item.value) is int for item in bounds):
+                return
+            for item in items:
+                self.contract(item)
+        elif isinstance(node, Mapping):
+            for key, value in node.items:
+                if not _is_text(key):
+                    self.warn("W-CONTRACT-EXPRESSION", f"a contract key should be text or an "
+                              f"expression, not {_shown(key)}", key.pos)
+                self.contract(value)
+        else:
+            if not (node.expression is not None and isinstance(node.value, str)
+                    and (node.value.startswith("$.") or node.value == "$")):
+                self.warn("W-CONTRACT-EXPRESSION", f"contract {_shown(node)!r} is no YAQL expression "
+                          f"on $ (such as $.string() or $)", node.pos)
+
+
+def _falsy(node) -> bool:
+    if isinstance(node, Scalar):
+        return node.expression is None and not node.value
+    return not node.items
 
 
 def lint_package(source, manifest_node: Mapping, manifest: ir.Manifest, sink: DiagnosticSink,

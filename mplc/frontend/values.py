@@ -78,10 +78,15 @@ class Scope:
         return ir.TypeRef(written, self.namespaces.resolve(written, node.pos), node.pos)
 
     def type_names(self, node) -> tuple[str, ...]:
-        """Full names of the string names of ``Throw`` or ``Catch With``, which the reference
-        resolves when the statement runs."""
-        return tuple(self.namespaces.resolve_when_run(item.value, item.pos)
-                     for item in as_list(node) if text_of(item) is not None)
+        """The string names of ``Throw`` or ``Catch With`` as written (checked here), which the
+        runtime resolves when the statement runs, as the reference does: resolving them twice
+        would prefix a name of an empty namespace (``py:StopIteration``) with the class's own."""
+        names = []
+        for item in as_list(node):
+            if text_of(item) is not None:
+                self.namespaces.resolve_when_run(item.value, item.pos)
+                names.append(item.value)
+        return tuple(names)
 
     def meta(self, node) -> tuple[ir.MetaEntry, ...]:
         entries = []

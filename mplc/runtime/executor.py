@@ -84,8 +84,10 @@ def _import_package(path: str):
 
 
 class Executor:
-    def __init__(self, package_dirs=(), trace=False, class_configs=None):
-        """``class_configs``: the directory of class configuration files (Config properties)."""
+    def __init__(self, package_dirs=(), trace=False, class_configs=None, functions=None):
+        """``class_configs``: the directory of class configuration files (Config properties).
+        ``functions``: a yaql context of functions every code of this run sees over the root
+        context (a test run's ``inject`` and ``withOriginal``, which only test runs have)."""
         self.packages = {}
         for entry in package_dirs:
             if isinstance(entry, PackageSpec):
@@ -94,6 +96,8 @@ class Executor:
                     class_spec.package = entry
             else:
                 entry, class_specs = _import_package(entry)
+            if entry.full_name == versioning.CORE_LIBRARY:
+                class_specs.update(natives.native_only_classes(entry, class_specs))
             package = Package(entry, class_specs, self)
             self.packages.setdefault(package.name, []).append(package)
         if CORE_OBJECT not in (c for ps in self.packages.values() for p in ps for c in p.class_specs):
@@ -117,6 +121,8 @@ class Executor:
         self._last_code_context = (None, None)
         self._last_contract_context = None
         self.warnings = []
+        self.functions = functions
+        self.mocks = {}  # class name -> yaql definitions ``inject`` put before its methods
 
     # --- activation -------------------------------------------------------------------------
 
@@ -369,9 +375,22 @@ class Executor:
             root = library.root_context(murano_type.package.format_version)
             if murano_type.package.name == versioning.CORE_LIBRARY:
                 root = bridge.link(root, engine_functions.core_library_context())
+            root = bridge.link(root, self.functions)
             context = bridge.link(root, murano_type.context)
             self._type_contexts[murano_type] = context
         return context
+
+    def add_mock(self, class_name: str, definition) -> None:
+        """Put a yaql function definition before the methods of the classes named
+        ``class_name`` (test runs' ``inject``): a method call on an object of such a class, from
+        any code, resolves to it first. Call sites that resolved a method of those classes
+        resolve again, through yaql."""
+        self.mocks.setdefault(class_name, []).append(definition)
+        for versions in self.packages.values():
+            for package in versions:
+                murano_type = package.types.get(class_name)
+                if murano_type is not None:
+                    murano_type.forget_resolutions()
 
     def object_context(self, target, caller_context=None):
         """The context code of ``target`` (an object part, or a type for static code) runs in."""

@@ -938,7 +938,7 @@ class MethodCall:
         another method of the name (a library method, such as dict's ``set``): yaql may find
         the call ambiguous."""
         found = murano_type.find_method(self.name)
-        if len(found) != 1 or murano_type.imports:
+        if len(found) != 1 or murano_type.imports or murano_type.name in murano_type.executor.mocks:
             return None
         method = found[0]
         if (method.native is not None or method.usage not in ("Runtime", "Action")

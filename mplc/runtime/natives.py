@@ -35,6 +35,18 @@ from mplc.runtime.objects import MuranoObject
 from mplc.runtime.specs import ArgumentSpec, ClassSpec, MethodSpec, PackageSpec, PropertySpec
 
 EXTENSIONS_GROUP = "io.murano.extensions"
+# The classes the reference's engine registers in Python on whatever package is the core library
+# (io.murano): its principal objects and its system objects. A core library that declares one
+# in YAML gets the native methods on top; one that does not (Murano's has no GC class) gets the
+# class from the native alone, extending io.murano.Object.
+CORE_LIBRARY_NATIVES = (
+    "io.murano.Object", "io.murano.StackTrace", "io.murano.Exception", "io.murano.system.GC",
+    "io.murano.system.Agent", "io.murano.system.AgentListener", "io.murano.system.HeatStack",
+    "io.murano.system.Resources", "io.murano.system.InstanceNotifier",
+    "io.murano.system.StatusReporter", "io.murano.system.NetworkExplorer",
+    "io.murano.system.Logger", "io.murano.test.TestFixture", "io.murano.system.MistralClient",
+    "io.murano.system.MetadefBrowser", "io.murano.User", "io.murano.Project",
+)
 _PARAMETER_CONVENTION = yaql_conventions.CamelCaseConvention()
 INJECTED = ("this", "context", "executor")
 
@@ -326,6 +338,17 @@ def extension_package_paths() -> list:
     for plugin in load_extensions():
         paths.extend(getattr(plugin, "package_paths", ()) or ())
     return paths
+
+
+def native_only_classes(package: PackageSpec, class_specs: dict) -> dict:
+    """ClassSpecs for the core-library natives ``package`` (an io.murano) declares no class for,
+    as the reference registers a native class with no MuranoPL part."""
+    added = {}
+    for name in CORE_LIBRARY_NATIVES:
+        if name not in class_specs:
+            namespace = name.rpartition(".")[0]
+            added[name] = ClassSpec(name, package=package, namespaces={"=": namespace})
+    return added
 
 
 def core_package() -> PackageSpec:

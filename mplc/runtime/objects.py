@@ -516,9 +516,16 @@ class MuranoType:
             else:
                 yield _ambiguous_method(self, name)
 
+    def forget_resolutions(self) -> None:
+        """Drop what was resolved from this class's methods (its context, its call sites):
+        a test run's ``inject`` changed what a call of them resolves to."""
+        self._context = None
+        self.call_sites.clear()
+
     @property
     def context(self):
-        """Method stubs of this type (inherited included) over the extension methods it imports."""
+        """Method stubs of this type (inherited included) over the extension methods it imports,
+        and before them what a test run injected for the class (``Executor.add_mock``)."""
         if self._context is None:
             base = None
             for imported in reversed(self.imports):
@@ -529,6 +536,12 @@ class MuranoType:
                 for stub in (method.instance_stub, method.static_stub):
                     if stub is not None:
                         context.register_function(stub, name=stub.name)
+            mocks = self.executor.mocks.get(self.name)
+            if mocks:
+                injected = bridge.empty_context()
+                for definition in mocks:
+                    injected.register_function(definition)
+                context = bridge.link(context, injected).create_child_context()
             self._context = context
         return self._context
 

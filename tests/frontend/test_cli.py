@@ -16,7 +16,8 @@ def run(*args, cwd=None):
 def test_clean_set_exits_zero():
     """The set is clean MuranoPL; as packages for a catalog it lacks what murano-pkg-check's
     packaging checks want (tests/toolchain/test_pkg_check.py has those)."""
-    result = run("--ignore", "W-NO-LICENSE,W-MANIFEST,W-LOGO-MISSING,W-FORMAT-FEATURE", GOOD)
+    result = run("--ignore", "W-NO-LICENSE,W-MANIFEST,W-LOGO-MISSING,W-FORMAT-FEATURE,"
+                 "W-CONTRACT-EXPRESSION", GOOD)
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
 
 

@@ -99,6 +99,11 @@ CASES = [
      [("E-USAGE", 4, 12), ("W-USAGE", 5, 12)]),
     (HEAD + "      - Throw: ''\n", [("E-THROW-NAME", 5, 9)]),
     (HEAD + "      - Throw: []\n", [("E-THROW-NAME", 5, 9)]),
+    ("Name: T\nMethods:\n  m:\n    Body:\n      - inject(T, m, 1)\n      - $x: withOriginal(a => 1) -> $a\n"
+     "      - $this.inject(1)\n", [("W-TEST-ONLY-FUNCTION", 5, 9), ("W-TEST-ONLY-FUNCTION", 6, 13)]),
+    ("Namespaces: {=: '', t: io.murano.test}\nName: T\nExtends: t:TestFixture\nMethods:\n  testM:\n"
+     "    Body:\n      - inject(T, m, 1)\n---\nName: U\nExtends: T\nMethods:\n  m:\n    Body:\n"
+     "      - inject(T, m, 1)\n", []),
 ]
 
 

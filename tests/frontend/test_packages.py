@@ -97,13 +97,11 @@ def test_statement_kinds(good):
     loop = statements[17]
     assert isinstance(loop.body.statements[1].then.statements[0], ir.Continue)
     try_ = statements[28]
-    assert [c.names for c in try_.catches] == [("com.example.app.MyError",),
-                                                  ("io.murano.Exception", "com.example.app.Other"),
-                                                  ()]
+    assert [c.names for c in try_.catches] == [("MyError",), ("std:Exception", "Other"), ()]
     assert try_.catches[0].variable == "e"
     assert try_.otherwise is not None and try_.finally_ is not None
     throw = statements[31]
-    assert throw.names == ("com.example.lib.Failure", "com.example.app.Plain") and throw.message is None
+    assert throw.names == ("lib:Failure", "Plain") and throw.message is None
     ret = statements[32].value
     assert isinstance(ret, ir.DictValue) and isinstance(ret.items[1][0], ir.Literal)
     assert isinstance(ret.items[0][1], ir.Expression)

@@ -207,3 +207,13 @@ def test_plugins_found_through_entry_points(tmp_path, monkeypatch):
     finally:
         natives.load_extensions.cache_clear()
         natives._registry.pop("tests.plugin.Thing", None)
+
+
+def test_classes_the_engine_implements_exist_on_a_core_library_that_declares_none(cache_dir):
+    """Murano's own io.murano declares no GC class: the natives are the whole class."""
+    minimal = os.path.join(DATA, "minimal_core")
+    runtime = mplc.Runtime([os.path.join(minimal, "io.murano"), os.path.join(minimal, "tests.minimal")],
+                           cache_dir=cache_dir)
+    root = runtime.load({"?": {"id": "root", "type": "tests.minimal.User"}})
+    assert runtime.render(runtime.call(root, "run")) == [
+        False, [], "io.murano.system.NetworkExplorer", None]

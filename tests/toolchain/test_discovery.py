@@ -105,3 +105,12 @@ def test_a_broken_requirement_is_needed(capsys, tmp_path):
     lib = _package(root, "Lib", "com.example.Lib", "Base", body=BROKEN_CLASS, type_="Library")
     code, out, err = run(capsys, "schema", "--path", str(root), "com.example.Web.Web")
     assert code == 1 and f"{lib / 'Classes' / 'Base.yaml'}:6:1: error: YAML syntax" in err
+
+
+def test_a_class_found_nowhere_is_not_blamed_on_a_broken_package_that_lists_its_classes(
+        capsys, repository, tmp_path):
+    root, _ = repository
+    code, out, err = run(capsys, "run", "--path", str(root), "--model", "com.example.Nothere",
+                         "--cache-dir", str(tmp_path / "cache"))
+    assert code == 1 and err == ""
+    assert json.loads(out)["error"]["type"] == "NoPackageForClassFound"
