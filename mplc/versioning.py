@@ -32,6 +32,18 @@ Spec = semantic_version.SimpleSpec
 CORE_LIBRARY = "io.murano"
 DEFAULT_FORMAT_NAME = "MuranoPL"
 
+MURANOPL_FORMATS = ((1, 0), (1, 1), (1, 2), (1, 3), (1, 4))
+"""The MuranoPL Formats (major, minor) this mplc compiles and runs; the last is the newest."""
+
+TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
+"""A class name as written in MuranoPL (``ns:Name``, ``:Name``, ``a.b.Name``), as the
+reference's namespace resolver accepts it."""
+
+
+def is_legacy_format(version: tuple[int, int]) -> bool:
+    """Formats up to 1.1 evaluate with yaql's legacy library (its ``[]``, functions and engine)."""
+    return tuple(version[:2]) <= (1, 1)
+
 _WHITESPACE = re.compile(r"\s+")
 
 

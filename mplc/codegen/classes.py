@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import os
 
-from mplc import ir
+from mplc import ir, versioning
 from mplc.codegen.ast_parts import RUNTIME, constant, holds_expression, load, runtime_call, store
 from mplc.codegen.expressions import ModuleBuilder
 from mplc.codegen.instructions import InstructionTable
@@ -199,9 +199,8 @@ def _plain_data(value: ir.Value | None) -> bool:
 
 
 def is_legacy_format(format_version: str) -> bool:
-    """Formats up to 1.1 evaluate with yaql's legacy library (the runtime's ``engine_for``)."""
-    major, minor = (int(part) for part in format_version.split(".")[:2])
-    return (major, minor) <= (1, 1)
+    """``versioning.is_legacy_format`` of a Format written ``major.minor[.patch]``."""
+    return versioning.is_legacy_format(tuple(int(part) for part in format_version.split(".")[:2]))
 
 
 def class_module(cls: ir.Class, format_version: str, fast_paths: bool = True) -> ast.Module:

@@ -12,8 +12,8 @@ from mplc import ir
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.keys import described
 from mplc.frontend.yaml_source import Scalar
+from mplc.versioning import TYPE_NAME
 
-TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
 NAMESPACE = re.compile(r"^([a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*)?$")
 PREFIX = re.compile(r"^([a-zA-Z_]\w*|=)$")
 

@@ -15,7 +15,7 @@ import re
 import zipfile
 import zlib
 
-from mplc import ir
+from mplc import ir, versioning
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
 from mplc.frontend.keys import mapping_entries
@@ -41,7 +41,7 @@ MANIFEST_KEYS = frozenset({"Format", "Type", "FullName", "Name", "Version", "Req
                            "Description", "Author", "Supplier", "Tags", "Logo", "UI", "Meta"})
 PACKAGE_TYPES = ("Application", "Library")
 FULL_NAME = re.compile(r"^\w+(\.\w+)*$")
-SUPPORTED_FORMATS = ("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0")
+SUPPORTED_FORMATS = tuple(f"{major}.{minor}.0" for major, minor in versioning.MURANOPL_FORMATS)
 BUILD_MARKER = "mplc-build.json"
 
 

@@ -18,7 +18,7 @@ from yaql.language import expressions as yaql_expressions
 
 from mplc import ir
 from mplc.frontend.keys import described, suggestion
-from mplc.frontend.namespaces import TYPE_NAME
+from mplc.versioning import TYPE_NAME
 from mplc.frontend.values import Scope, as_list, is_falsy, is_null, plain_data, text_of
 from mplc.frontend.yaml_source import Mapping, Scalar, Sequence, is_expression
 

@@ -16,7 +16,6 @@ import sys
 
 import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
-from yaql.language.contexts import Context
 
 from mplc import versioning
 from mplc.runtime import activation, expressions as bridge, errors, library, natives, serialization, statements
@@ -25,6 +24,7 @@ from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_
 from mplc.runtime.objects import (NO_VALUE, MuranoObject, MuranoType, ObjectStore, Package,
                                   TypeReference)
 from mplc.runtime.specs import PackageSpec
+from mplc.runtime.yaql_adapter import child_context
 from mplc.runtime.system import engine_functions
 
 CORE_OBJECT = "io.murano.Object"
@@ -191,7 +191,7 @@ class Executor:
         return found
 
     def _find_class_in_scope(self, name, scope):
-        if not statements.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
+        if not versioning.TYPE_NAME.match(name):  # the reference's namespace resolver refuses it
             raise ValueError(f'Invalid type name "{name}"')
         name = self.resolve_name(name, scope)
         package = scope.package
@@ -746,18 +746,6 @@ class Executor:
         properties; returns how many objects were destroyed."""
         with self.active():
             return serialization.finish_run(self)
-
-
-def child_context(parent, data):
-    """``parent.create_child_context()`` holding ``data``, without running yaql's constructors
-    (the attributes are those ``Context.__init__`` sets; a test compares them with yaql's)."""
-    context = _new_object(Context)
-    context._parent_context = parent  # one by one: kept in the object's inline values, no dict built
-    context._convention = parent._convention
-    context._functions = {}
-    context._data = data
-    context._exclusive_funcs = set()
-    return context
 
 
 def call_context_of(parent, data, allows_writes=False):

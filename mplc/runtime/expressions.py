@@ -15,12 +15,12 @@ import operator
 import sys
 import types
 
-import yaql
-from yaql import legacy
 from yaql.language import contexts, conventions, exceptions as yaql_exceptions
 from yaql.language import expressions, specs, utils
 
 from mplc.runtime.specs import parse_format_version
+from mplc.runtime.yaql_adapter import frozen_dict
+from mplc.versioning import is_legacy_format
 from mplc.yaql_grammar import murano_engine
 
 NO_VALUE = utils.NO_VALUE
@@ -56,8 +56,7 @@ def _create_engine(legacy_format: bool):
 _ENGINES = {True: _create_engine(True), False: _create_engine(False)}
 
 
-def is_legacy(version: tuple[int, int]) -> bool:
-    return version <= (1, 1)
+is_legacy = is_legacy_format
 
 
 def engine_for(format_version) -> object:
@@ -439,13 +438,6 @@ def freeze_dict(pairs) -> utils.FrozenDict:
     return frozen_dict(dict(pairs))
 
 
-def frozen_dict(plain: dict) -> utils.FrozenDict:
-    """``FrozenDict(plain)`` taking ``plain`` itself, without its constructor's argument
-    packing (the attributes are those ``FrozenDict.__init__`` sets; a test compares them)."""
-    frozen = _new_object(utils.FrozenDict)
-    frozen._d = plain
-    frozen._hash = None
-    return frozen
 
 
 _new_object = object.__new__

@@ -60,7 +60,7 @@ def traverse(seeds, producer):
         queue.extend(producer(item))
 
 
-SUPPORTED_FORMAT = (1, 4)
+SUPPORTED_FORMAT = versioning.MURANOPL_FORMATS[-1]
 
 
 class Package:

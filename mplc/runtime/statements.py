@@ -9,7 +9,6 @@ import heapq
 import itertools
 import linecache
 import os
-import re
 import sys
 import time
 
@@ -20,7 +19,9 @@ from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions as bridge, errors
 from mplc.runtime.activation import current_executor, running_executor
+from mplc.runtime.yaql_adapter import context_data
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
+from mplc.versioning import TYPE_NAME
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -71,7 +72,7 @@ def running_method(frame, bodies):
         return None
     context = frame.f_locals.get("context")
     if type(context) is dict:
-        return context[bridge.METHOD_CONTEXT_KEY]._data[_CURRENT_METHOD_KEY]
+        return context_data(context[bridge.METHOD_CONTEXT_KEY])[_CURRENT_METHOD_KEY]
     if type(context) not in bridge.CALL_CONTEXTS:
         return None
     return bridge.lookup(context, _CURRENT_METHOD_KEY)
@@ -951,7 +952,6 @@ def _statement_context(frame):
     return None
 
 
-TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
 
 
 def _exception_name_text(name) -> str:
