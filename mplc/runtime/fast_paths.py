@@ -17,7 +17,7 @@ import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import expressions as bridge, errors, library, statements, yaql_functions
+from mplc.runtime import expressions as bridge, errors, library, limits, statements, yaql_functions
 from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
@@ -836,7 +836,12 @@ def _join(receiver, arguments, context, engine):
         return context("join", engine, receiver, context)(separator)
     collection = _iterable(receiver, engine)
     quota(engine, separator)
-    return separator.join([quota(engine, _text(quota(engine, item))) for item in collection])
+    texts = []
+    for item in collection:
+        limits.check_text(engine, quota(engine, item))
+        texts.append(quota(engine, _text(item)))
+    limits.check_join(engine, separator, texts)
+    return separator.join(texts)
 
 
 def _format(receiver, arguments, context, engine):
