@@ -73,7 +73,6 @@ ERRORS = [
     ("POST", f"/actions/{SERVER}/withPort", b"[" * 100000, {}, 400, "BadRequest"),
     ("POST", f"/actions/{SERVER}/withPort", None, {"Content-Length": str(MAX_BODY + 1)},
      413, "RequestTooLarge"),
-    ("POST", "/v1/actions", b" " * (MAX_BODY + 1), {}, 413, "RequestTooLarge"),
     ("POST", "/actions/forms.app.Missing/build", b"{}", {}, 404, "NoClassFound"),
     ("POST", f"/actions/{SERVER}/nope", b"{}", {}, 404, "NoMethodFound"),
     ("POST", "/actions/forms.app.Builders/notStatic", b"{}", {}, 404, "NoMethodFound"),
