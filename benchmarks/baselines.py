@@ -174,3 +174,9 @@ def model_load_and_serialize(model):
     root = _load_node(model, None, {}, [])
     return {"Objects": _serialize_node(root, True), "ObjectsCopy": _serialize_node(root, False),
             "Attributes": []}
+
+
+def list_pipeline(n):
+    n = _not_null(_int(n))
+    items = [{"id": i, "name": "item" + str(i), "odd": i % 2 == 1} for i in range(0, n)]
+    return [item["name"] for item in items if item["odd"] and item["id"] > 10]

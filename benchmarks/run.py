@@ -33,7 +33,8 @@ import time
 from dataclasses import asdict, dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WORKLOAD_PACKAGE = os.path.join(HERE, "workloads", "bench.core")
+WORKLOAD_PACKAGES = [os.path.join(HERE, "workloads", "bench.core"),
+                     os.path.join(HERE, "workloads", "bench.legacy")]
 sys.path.insert(0, HERE)
 
 
@@ -59,10 +60,25 @@ CALL_WORKLOADS = [
     CallWorkload("For + arithmetic 2000", "bench.Loops", "forArithmetic", (2000,), "for_arithmetic"),
     CallWorkload("where/select/dict 2000", "bench.Pipelines", "pipeline", (2000,), "pipeline"),
     CallWorkload("object graph 3^6", "bench.Graph", "buildAndSum", (6, 3), "build_and_sum"),
+    CallWorkload("list pipeline 1000, Format 1.3", "bench.ListPipeline", "listPipeline", (1000,),
+                 "list_pipeline"),
+    CallWorkload("list pipeline 1000, Format 1.0", "bench.legacy.ListPipeline", "listPipeline", (1000,),
+                 "list_pipeline"),
 ]
 
 OTHER_WORKLOADS = ["model load+serialize 10000", "front end 300 files", "compile 300 files",
                    "import compiled package"]
+
+REPOSITORY = os.path.dirname(HERE)
+HELLO = os.path.join(REPOSITORY, "examples", "hello")
+# CLI rows: the command, and its target as a multiple of the twin, ``import yaql, yaml`` in a
+# fresh interpreter (yaql 3.x needs collections.abc imported first).
+CLI_WORKLOADS = {
+    "cli: mplc --help": (["--help"], 2.0),
+    "cli: mplc run examples/hello (cached)": (
+        ["run", "--path", HELLO, "--model", os.path.join(HELLO, "object-model.json")], 5.0),
+}
+IMPORT_YAQL_YAML = [sys.executable, "-c", "import collections.abc, yaql, yaml"]
 
 
 @dataclass
@@ -115,7 +131,7 @@ def _interleaved_cpu_times(functions, budget_seconds: float = 3.0, min_runs: int
 
 def _runtime(fast_paths: bool, cache_dir: str):
     import mplc
-    return mplc.Runtime([WORKLOAD_PACKAGE], cache_dir=cache_dir, fast_paths=fast_paths)
+    return mplc.Runtime(WORKLOAD_PACKAGES, cache_dir=cache_dir, fast_paths=fast_paths)
 
 
 def run_call_workload(workload: CallWorkload, cache_dir: str) -> Row:
@@ -230,7 +246,38 @@ def run_frontend_workloads(name: str, cache_dir: str) -> Row:
     return row
 
 
+def _process_cpu_seconds(command: list[str], environment: dict) -> float:
+    """User + system CPU seconds of one run of ``command`` (on a shared machine its wall time
+    is mostly waiting for a core)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def run_cli_workload(name: str, cache_dir: str) -> Row:
+    """A fresh ``mplc`` process against a fresh ``python -c 'import yaql, yaml'``, in turn,
+    best of the runs in CPU seconds of the process. The first round fills the caches
+    (compiled packages, yaql's parser tables) and is not counted."""
+    arguments, target_ratio = CLI_WORKLOADS[name]
+    environment = dict(os.environ, MPLC_CACHE_DIR=cache_dir)
+    command = [sys.executable, "-m", "mplc.cli", *arguments]
+    times = {"mplc": [], "python": []}
+    for _ in range(8):
+        times["mplc"].append(_process_cpu_seconds(command, environment))
+        times["python"].append(_process_cpu_seconds(IMPORT_YAQL_YAML, environment))
+    row = Row(name)
+    row.mplc, row.python = min(times["mplc"][1:]), min(times["python"][1:])
+    row.target = target_ratio * row.python
+    row.note = f"target {target_ratio:g}x python -c 'import yaql, yaml'"
+    row.extra.update(runs=len(times["mplc"]) - 1, mplc_median=statistics.median(times["mplc"][1:]),
+                     python_median=statistics.median(times["python"][1:]))
+    return row
+
+
 def run_one(name: str, cache_dir: str) -> Row:
+    if name in CLI_WORKLOADS:
+        return run_cli_workload(name, cache_dir)
     for workload in CALL_WORKLOADS:
         if workload.name == name:
             return run_call_workload(workload, cache_dir)
@@ -289,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(asdict(row)))
         return 0
 
-    names = [w.name for w in CALL_WORKLOADS] + OTHER_WORKLOADS
+    names = [w.name for w in CALL_WORKLOADS] + OTHER_WORKLOADS + list(CLI_WORKLOADS)
     if args.only:
         names = [name for name in names if any(part in name for part in args.only)]
     rows = []

@@ -11,7 +11,7 @@ import importlib.util
 
 import mplc
 
-VERSION = 2
+VERSION = 3
 
 SPECS = ("PackageSpec", "ClassSpec", "PropertySpec", "MethodSpec", "ArgumentSpec", "MetaSpec")
 """What a module hands the loader (``PACKAGE``, ``CLASS``): docs/compiled-modules.md."""
@@ -42,7 +42,8 @@ FAST_NAMES = frozenset((
     # operators and collections
     "add", "subtract", "multiply", "divide", "modulo", "negate", "greater", "greater_or_equal",
     "less", "less_or_equal", "contains", "index", "length", "format_string", "build_list",
-    "collection", "range_of", "dict_of_pairs", "dict_of_selected", "dict_size_quota", "final_dict",
+    "collection", "range_of", "range_between", "legacy_range_between", "to_string", "concat_strings",
+    "dict_of_pairs", "dict_of_selected", "dict_size_quota", "final_dict",
     "finalize", "frozen_dict", "pair_quota", "quota", "selected_range", "selected_result",
     "selected_where",
 ))

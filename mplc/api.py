@@ -13,8 +13,11 @@ from mplc.build import (_compiled_packages, _full_name, lazy_forms, load_source_
                         resolve_packages)
 from mplc.build import (PackageOutcome, PackageSet, compile_packages, compile_sources,  # noqa: F401
                         load_checked)  # (the build's part of the Python API)
-from mplc.diagnostics import Diagnostic, DiagnosticSink
+from mplc import buildrecord
+from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
+from mplc.ir import Pos
 from mplc.runtime.executor import Executor
+from mplc.runtime.limits import TimeBudget
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
 from mplc.runtime.system import plugin_packages
 
@@ -27,9 +30,13 @@ class Runtime:
     """
 
     def __init__(self, paths: Iterable[str] | str, *, cache_dir: str | None = None,
-                 default_format: str | None = None, trace: bool = False, fast_paths: bool = True):
+                 default_format: str | None = None, trace: bool = False, fast_paths: bool = True,
+                 timeout: float | None = None):
         """``trace=True`` defines a global ``trace(value)`` collecting into ``rt.traces``;
-        ``fast_paths=False`` compiles source packages with every expression fast path off."""
+        ``fast_paths=False`` compiles source packages with every expression fast path off;
+        ``timeout``: seconds each load, new, call, collect_garbage and finish may run MuranoPL
+        code before it stops with ``TimeLimitError`` (TimeLimitExceeded; objects stay as they are)."""
+        self.timeout = TimeBudget(timeout).seconds  # a ValueError for what is no time limit
         if isinstance(paths, (str, bytes, os.PathLike)):
             paths = [paths]
         paths = [os.fsdecode(path) for path in paths]
@@ -41,7 +48,11 @@ class Runtime:
         self._forms = None
         # the plugins mplc simulates, as if installed (their packages have no source)
         self.plugin_packages = plugin_packages({_full_name(d) for d in self.package_dirs})
-        self.executor = self.new_executor(trace)
+        try:
+            self.executor = self.new_executor(trace)
+        except buildrecord.BuildRecordError as error:
+            raise CompileError([Diagnostic("error", error.code, error.message,
+                                           Pos(error.path, 1, 1, 1, 1), quote=False)]) from None
 
     def new_executor(self, trace: bool = False, functions=None):
         """An executor with this runtime's packages and no objects (a deployment of its own);
@@ -65,18 +76,21 @@ class Runtime:
     def load(self, model: Any) -> "MuranoObjectProxy":
         """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""
         self.require(model_class_names(model))
-        return self._wrap(self.executor.load(model))
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            return self._wrap(self.executor.load(model))
 
     def new(self, class_name: str, **properties: Any) -> "MuranoObjectProxy":
         self.require([class_name])
-        return self._wrap(self.executor.new(class_name, **properties))
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            return self._wrap(self.executor.new(class_name, **properties))
 
     def call(self, obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
         """Call a MuranoPL method (any scope) on an object, as the engine calls a deployment's."""
         if not isinstance(_unwrap(obj), (MuranoObject, MuranoType, TypeReference)):
             raise TypeError(f"call needs a MuranoPL object or type, not {type(obj).__name__}")
-        return self._wrap(self.executor.call(_unwrap(obj), method, tuple(_unwrap(a) for a in args),
-                                             {key: _unwrap(value) for key, value in kwargs.items()}))
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            return self._wrap(self.executor.call(_unwrap(obj), method, tuple(_unwrap(a) for a in args),
+                                                 {key: _unwrap(value) for key, value in kwargs.items()}))
 
     def serialize(self) -> Any:
         return self.executor.serialize()
@@ -86,12 +100,14 @@ class Runtime:
         return self.executor.render(_unwrap(value))
 
     def collect_garbage(self) -> None:
-        self.executor.collect_garbage()
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            self.executor.collect_garbage()
 
     def finish(self) -> None:
         """End the run as the engine does: destroy what the model no longer keeps and clear
         static properties (``mplc run`` does this after the call, failed or not)."""
-        self.executor.finish()
+        with TimeBudget(self.timeout, "its time limit (timeout)"):
+            self.executor.finish()
 
     @property
     def traces(self) -> list:

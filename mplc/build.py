@@ -11,7 +11,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from mplc.codegen import BUILD_FILE, built_by_this_compiler, cache_key, write_package
+from mplc import buildrecord
+from mplc.codegen import BUILD_FILE, cache_key, write_package
 from mplc.contracts.forms import FormsGenerator
 from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
 from mplc.frontend import check_packages, load_packages
@@ -19,7 +20,7 @@ from mplc.ir import Pos
 
 CORE_LIBRARY = "io.murano"
 CORE_LIBRARY_PATH = os.path.join(os.path.dirname(__file__), "corelib", CORE_LIBRARY)
-_CACHE_INDEX = "mplc-cache.json"
+_CACHE_INDEX = buildrecord.CACHE_INDEX
 
 
 def default_cache_dir() -> str:
@@ -37,20 +38,21 @@ def _compiled_packages(path: str) -> list[str] | None:
     return found or None
 
 
-def _stale_builds(directories: list[str]) -> list[Diagnostic]:
-    """An E-STALE-BUILD error for each compiled package another mplc wrote."""
-    return [Diagnostic("error", "E-STALE-BUILD", "compiled by another mplc (its code differs from this "
-                       "one's): compile the package again with this mplc", Pos(os.path.join(directory, BUILD_FILE),
-                                                                                   1, 1, 1, 1))
-            for directory in directories if not built_by_this_compiler(directory)]
+def _refused_builds(directories: list[str]) -> list[Diagnostic]:
+    """An error for each compiled package mplc will not import: another mplc wrote it
+    (E-STALE-BUILD), or this user's mplc did not write it as it is (E-UNTRUSTED-BUILD)."""
+    refused = []
+    for directory in directories:
+        try:
+            buildrecord.verify(directory)
+        except buildrecord.BuildRecordError as error:
+            refused.append(Diagnostic("error", error.code, error.message, Pos(error.path, 1, 1, 1, 1),
+                                      quote=False))
+    return refused
 
 
 def _full_name(package_directory: str) -> str | None:
-    try:
-        with open(os.path.join(package_directory, BUILD_FILE), encoding="utf-8") as handle:
-            return json.load(handle).get("full_name")
-    except (OSError, ValueError, AttributeError):
-        return None
+    return buildrecord.read_field(package_directory, "full_name")
 
 
 @dataclass(frozen=True)
@@ -323,7 +325,7 @@ def resolve_packages(paths: Iterable[str], cache_dir: str | None = None,
         if compiled is None:
             outcomes.extend(compile_sources(path, cache_dir, default_format, warnings, fast_paths))
         else:
-            stale = _stale_builds(compiled)
+            stale = _refused_builds(compiled)
             if stale:
                 raise CompileError(stale)
             compiled_dirs.extend(compiled)

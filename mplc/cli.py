@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "and the agent answers of its agentResults (README)")
     run.add_argument("--repeat", type=int, default=1, metavar="N",
                      help="call N times and report the median seconds per call")
+    run.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                     help="stop the run (loading, the call, the end-of-run destruction) after this "
+                          "many seconds with a TimeLimitExceeded error; what was deployed is kept")
     run.add_argument("--cache-dir", default=None, help="where packages compiled on demand are kept")
 
     schema = commands.add_parser("schema", help="json-schema of a class's forms specification")

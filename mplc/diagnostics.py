@@ -19,6 +19,7 @@ class Diagnostic:
     code: str  # stable, e.g. "E-YAML", "E-UNKNOWN-KEY"; see docs/diagnostics.md
     message: str
     pos: Pos
+    quote: bool = True  # whether the file may be read to show the line: never one outside a package
 
     def headline(self) -> str:
         """One line, whatever the user's text holds: control and line-separator characters of
@@ -40,8 +41,8 @@ class DiagnosticSink:
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, code: str, message: str, pos: Pos) -> None:
-        self.diagnostics.append(Diagnostic("error", code, message, pos))
+    def error(self, code: str, message: str, pos: Pos, quote: bool = True) -> None:
+        self.diagnostics.append(Diagnostic("error", code, message, pos, quote))
 
     def warning(self, code: str, message: str, pos: Pos) -> None:
         self.diagnostics.append(Diagnostic("warning", code, message, pos))
@@ -102,7 +103,7 @@ def render(diagnostics: Iterable[Diagnostic], stream: TextIO,
         cache.update({path: text.splitlines() for path, text in sources.items()})
     for diagnostic in sorted(diagnostics, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)):
         stream.write(diagnostic.headline() + "\n")
-        text = _source_line(diagnostic.pos.file, diagnostic.pos.line, cache)
+        text = _source_line(diagnostic.pos.file, diagnostic.pos.line, cache) if diagnostic.quote else None
         if text is not None:
             text = text.replace("\t", " ")
             if len(text) > 200:

@@ -39,6 +39,7 @@ from html.parser import HTMLParser
 
 import yaml
 
+from mplc.buildrecord import is_compiled_artifact
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.packages import load_packages
 from mplc.versioning import CORE_LIBRARY, Spec, Version, VersionError, parse_requirement
@@ -315,7 +316,9 @@ def _is_manifest_file(file: str, archive_path: str) -> bool:
 
 
 def _unpack(archive: Archive, directory: str) -> None:
-    """Extract refusing members that would land outside ``directory`` or are links."""
+    """Extract the package's source files, refusing members that would land outside
+    ``directory`` or are links. Compiled artifacts (.pyc, __pycache__, a build record) are
+    left out: nothing fetched is ever imported as compiled output."""
     with zipfile.ZipFile(io.BytesIO(archive.data)) as package_zip:
         members = package_zip.infolist()
         if sum(member.file_size for member in members) > MAX_UNPACKED_BYTES:
@@ -326,7 +329,10 @@ def _unpack(archive: Archive, directory: str) -> None:
                     or stat.S_ISLNK(member.external_attr >> 16)):
                 raise RepositoryError(f"{archive.url}: refusing unsafe member {member.filename!r}")
         try:
-            package_zip.extractall(directory)
+            os.makedirs(directory, exist_ok=True)
+            for member in members:
+                if not is_compiled_artifact(member.filename):
+                    package_zip.extract(member, directory)
         except (zipfile.BadZipFile, RuntimeError, ValueError) as error:
             raise RepositoryError(f"{archive.url}: cannot unpack: {error}") from None
 

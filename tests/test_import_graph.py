@@ -17,6 +17,7 @@ today); the CLI's command table and ``mplc.Runtime`` load with importlib."""
 RUNTIME_LAYERS = [
     ["errors", "specs", "activation", "yaql_adapter"],
     ["expressions"],
+    ["limits"],
     ["contract_primitives"],
     ["objects"],
     ["statements"],

@@ -315,12 +315,12 @@ class FastPaths:
 
     def _function(self, at: PyAst, tree: ir.Function) -> ast.expr | None:
         """``dict(k => v, ...)``, ``dict(pairs)``, ``format(f, a...)``, ``len(x)``, ``range(n)``,
-        ``new(T, k => v, ...)``: plain calls of functions no MuranoPL code can overload (methods
+        ``range(a, b)``, ``str(x)``, ``concat(a, ...)``, ``new(T, k => v, ...)``: plain calls of functions no MuranoPL code can overload (methods
         and extension methods only take receivers). The node is a method-style lambda when yaql
         gives it a receiver; then it keeps the bridge."""
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
-        if name == "dict" and not self.legacy and all(isinstance(arg, ir.MappingRule) for arg in args):
+        if name == "dict" and all(isinstance(arg, ir.MappingRule) for arg in args):
             named = all(isinstance(arg.source, ir.KeywordConstant)
                         or (isinstance(arg.source, ir.Constant) and type(arg.source.value) is str) for arg in args)
             keys, values, unchecked = [], [], []
@@ -341,6 +341,13 @@ class FastPaths:
             fast = _helper_call(at, "length", operand(args[0]))
         elif name == "range" and not self.legacy and len(args) == 1 and _plain_arguments(args):
             fast = _helper_call(at, "range_of", operand(args[0]))
+        elif name == "range" and len(args) == 2 and _plain_arguments(args):
+            fast = _helper_call(at, "legacy_range_between" if self.legacy else "range_between",
+                                operand(args[0]), operand(args[1]))
+        elif name == "str" and len(args) == 1 and _plain_arguments(args):
+            fast = self._to_string(at, operand(args[0]))
+        elif name == "concat" and args and _plain_arguments(args):  # concat() is ambiguous in yaql
+            fast = self._concat(at, [operand(arg) for arg in args])
         elif name == "new" and not self.legacy and _new_arguments(args):
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
@@ -385,7 +392,7 @@ class FastPaths:
         the query loop of ``f`` (``item_callable``), ``selected_range`` (given ``n``) for
         ``range(n).select(f)``; ``r.where(p).select(f)`` with ``p`` context free:
         ``selected_where`` with both sites and one loop that tests ``p`` and selects ``f``."""
-        found = None if self.legacy else self._query_call(tree, "select")
+        found = self._query_call(tree, "select")
         if found is None or not self.item_callable(found[2].args[0]):
             return None
         call, receiver, member = found
@@ -618,6 +625,52 @@ class FastPaths:
                            args=[caller_token(at), load(at, "engine"), operands[0], *uses], keywords=[])
         return at.IfExp(test=test, body=call, orelse=fallback)
 
+    def _to_string(self, at: PyAst, code: ast.expr) -> ast.expr:
+        """``str(x)``: ``f"{x}"`` while ``x`` is an int of at most 18 digits or a short string
+        (yaql's ``str`` is Python's for them, and both are far below any quota), else
+        ``_r.fast.to_string``."""
+        if isinstance(code, ast.Constant):
+            return _helper_call(at, "to_string", code)
+        first, use = self._evaluated_once(at, code)
+        return at.IfExp(test=self._format_argument_guard(at, first, use),
+                        body=at.JoinedStr(values=[at.FormattedValue(value=use, conversion=-1, format_spec=None)]),
+                        orelse=_helper_call(at, "to_string", use))
+
+    def _concat(self, at: PyAst, operands: list[ast.expr]) -> ast.expr:
+        """``concat(a, ...)``: ``f"{a}{b}..."`` while every operand is a short string (at most 8
+        of them: far below any quota), else ``_r.fast.concat_strings``."""
+        def helper(values: list[ast.expr]) -> ast.expr:
+            return at.Call(func=fast_attribute(at, "concat_strings"),
+                           args=[caller_token(at), load(at, "engine"), *values], keywords=[])
+
+        if len(operands) > 8 or any(isinstance(code, ast.Constant) and not (
+                type(code.value) is str and len(code.value) < FORMAT_STRING_BOUND) for code in operands):
+            return helper(operands)
+        guards, uses = [], []
+        for code in operands:
+            if isinstance(code, ast.Constant):
+                uses.append(code)
+                continue
+            first, use = self._evaluated_once(at, code)
+            uses.append(use)
+            guards.append(self._short_string_guard(at, first, use))
+        joined = at.JoinedStr(values=[at.FormattedValue(value=use, conversion=-1, format_spec=None) for use in uses])
+        if not guards:
+            return joined
+        test = guards[0]
+        for guard in guards[1:]:  # ``&``: every operand is evaluated, in order, whatever the first test says
+            test = at.BinOp(left=test, op=ast.BitAnd(), right=guard)
+        return at.IfExp(test=test, body=joined, orelse=helper(uses))
+
+    @staticmethod
+    def _short_string_guard(at: PyAst, first: ast.expr, use: ast.expr) -> ast.expr:
+        """``type(a) is str and len(a) < S`` (a bool)."""
+        return at.BoolOp(op=ast.And(), values=[
+            at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]), ops=[ast.Is()],
+                       comparators=[load(at, "str")]),
+            at.Compare(left=at.Call(func=load(at, "len"), args=[use], keywords=[]), ops=[ast.Lt()],
+                       comparators=[at.Constant(value=FORMAT_STRING_BOUND)])])
+
     def _small_int(self, tree: ir.Expr) -> bool:
         """Whether ``tree`` (a local) is certainly an int that ``_inline_format_argument``
         admits."""
@@ -660,7 +713,7 @@ class FastPaths:
                                                            at.Constant(value=self.legacy)))
             if self.builder.locals is not None and not self.builder.in_item_function and _is_own_object(receiver):
                 return self._own_property_read(at, site, member.name, receiver)
-            if self.legacy or not self.builder.in_item_function:
+            if not self.builder.in_item_function:
                 # inline only where dictionaries are usual, a query's items: elsewhere (other
                 # objects' properties, mostly) the test would grow the code for nothing
                 return _triple_call(at, site, self.builder.expression_code(receiver))
@@ -679,7 +732,7 @@ class FastPaths:
         methods = sorted(set(itertools.chain.from_iterable(map(_called_methods, member.args))))
         return self.builder.define(at, "M", self._site(
             at, "MethodCall", at.Constant(value=member.name), self.builder.call_lazy(member, arguments),
-            arguments, at.Constant(value=not self.legacy),
+            arguments, at.Constant(value=True),
             at.Tuple(elts=[at.Constant(value=name) for name in methods], ctx=ast.Load())))
 
     def _direct_method_call(self, at: PyAst, site: ast.expr, receiver: ir.Expr,
@@ -738,8 +791,12 @@ class FastPaths:
         value = self.builder.new_name("t")
         is_frozen_dict = at.Compare(left=at.Call(func=load(at, "type"), args=[first], keywords=[]),
                                     ops=[ast.Is()], comparators=[self.builder.module_constant(at, "FrozenDict")])
-        read = at.Subscript(value=at.Attribute(value=again, attr="_d", ctx=ast.Load()),
-                            slice=at.Constant(value=name), ctx=ast.Load())
+        items = at.Attribute(value=again, attr="_d", ctx=ast.Load())
+        if self.legacy:  # yaql's legacy library reads a missing key as null
+            read = at.Call(func=at.Attribute(value=items, attr="get", ctx=ast.Load()),
+                           args=[at.Constant(value=name)], keywords=[])
+        else:
+            read = at.Subscript(value=items, slice=at.Constant(value=name), ctx=ast.Load())
         small = self._small(at, at.NamedExpr(target=store(at, value), value=read), load(at, value))
         value = load(at, value)
         return at.IfExp(test=at.BoolOp(op=ast.And(), values=[is_frozen_dict, small]), body=value,
@@ -905,7 +962,7 @@ class FastPaths:
         if name == "#operator_." and len(args) == 2:
             return isinstance(args[1], ir.KeywordConstant) and self.context_free(args[0])
         if name == "dict" and all(isinstance(arg, ir.MappingRule) for arg in args):
-            return (not self.legacy and tree.uses_receiver
+            return (tree.uses_receiver
                     and all(self.context_free(arg.source) and self.context_free(arg.destination) for arg in args))
         plain = ((name in self.binary and len(args) == 2 and not _rejected_literal(name, args))
                  or (name in COMPARISONS and len(args) == 2)
@@ -913,6 +970,8 @@ class FastPaths:
                  or (name == "#list" and not any(isinstance(arg, ir.MappingRule) for arg in args))
                  or (tree.uses_receiver and _plain_arguments(args) and (
                      (name in ("dict", "range") and not self.legacy and len(args) == 1)
+                     or (name == "range" and len(args) == 2) or (name == "str" and len(args) == 1)
+                     or (name == "concat" and args)
                      or (name == "len" and len(args) == 1) or (name == "format" and args))))
         return plain and all(self.context_free(arg) for arg in args)
 

@@ -17,7 +17,7 @@ import sys
 from mplc.commands import UsageError
 from mplc.diagnostics import DiagnosticSink, render
 from mplc.forms import (AnswersError, Cloud, CloudError, DashboardFailure, KeyManagerError,
-                        Session, ValidationFailed)
+                        ValidationFailed, package_session)
 from mplc.forms.environment import environment_document
 from mplc.frontend import load_packages
 from yaql.language import exceptions as yaql_exceptions
@@ -38,23 +38,6 @@ def _read_json(path: str, what: str):
                          f"{error.msg}") from None
     except (ValueError, RecursionError) as error:
         raise UsageError(f"{what} {path}: not valid JSON: {error}") from None
-
-
-def _ancestors(packages) -> dict[str, set[str]]:
-    """Every class of the packages with all the classes it inherits."""
-    parents = {cls.name: {ref.full_name for ref in cls.extends}
-               for package in packages for cls in package.classes}
-    result: dict[str, set[str]] = {}
-    for name in parents:
-        seen: set[str] = set()
-        stack = list(parents[name])
-        while stack:
-            parent = stack.pop()
-            if parent not in seen:
-                seen.add(parent)
-                stack.extend(parents.get(parent, ()))
-        result[name] = seen
-    return result
 
 
 def _print(document) -> None:
@@ -99,8 +82,7 @@ def main(args) -> int:
                              "(UI/ui.yaml or the manifest's UI)\n")
         return 1
     try:
-        session = Session(package.ui_definition, package_fqn, package.manifest.name, cloud,
-                          seed=args.seed, class_ancestors=_ancestors(packages))
+        session = package_session(packages, package_fqn, cloud, seed=args.seed)
         model = session.model(answers)
     except AnswersError as error:
         raise UsageError(f"--answers {args.answers}: {error}") from None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import os
 import re
 import statistics
@@ -25,7 +26,8 @@ from mplc.commands import UsageError, shown_diagnostics
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
 from mplc.runtime.errors import MuranoError, MuranoPlException, NoObjectFoundError
-from mplc.runtime.serialization import DOCUMENT_KEYS, InvalidObjectModel, reference_locations
+from mplc.runtime.limits import TimeBudget, TimeLimitError
+from mplc.runtime.serialization import DOCUMENT_KEYS, InvalidObjectModel, non_finite_numbers, reference_locations
 from mplc.runtime.system.cloud import AgentResults, answer_agents_with, records as simulated_cloud, start_with_stacks
 
 
@@ -33,7 +35,9 @@ def _parse_json(text: str, where: str, what: str = ""):
     """The value of the JSON ``text``; else a UsageError naming ``where`` and, for a syntax
     error, its line and column."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
+    except _NotJson as error:
+        raise UsageError(f"{what}{where}: {error}") from None
     except json.JSONDecodeError as error:
         raise UsageError(f"{what}{where}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
     except RecursionError:
@@ -41,6 +45,18 @@ def _parse_json(text: str, where: str, what: str = ""):
     except ValueError:  # the one other failure of json.loads: Python's limit on integer digits
         raise UsageError(f"{what}{where}: a JSON number has more than {sys.get_int_max_str_digits()} "
                          f"digits") from None
+
+
+class _NotJson(ValueError):
+    pass
+
+
+def _refuse_constant(name):
+    """NaN, Infinity and -Infinity, which Python's json reads but JSON does not have."""
+    raise _NotJson(f"{name} is not JSON (NaN and infinities are refused)")
+
+
+ARGUMENT_NAME = re.compile(r"(?!\d)\w+")
 
 
 def _json_argument(text: str | None, kind: type, option: str):
@@ -58,9 +74,30 @@ def _json_text(output: dict) -> str:
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
-        return json.dumps(output, indent=1, sort_keys=False, default=str)
+        try:
+            return json.dumps(output, indent=1, sort_keys=False, default=str, allow_nan=False)
+        except ValueError:  # NaN or an infinity: never written as such (not JSON)
+            for _, location, value in non_finite_numbers(output, ""):
+                path = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in location)
+                print(f"mplc run: warning: {path.lstrip('.')}: {value!r} is no JSON number; written "
+                      f"as the string {json.dumps(_FLOAT_NAMES[str(value)])}", file=sys.stderr)
+            return json.dumps(_finite(output), indent=1, sort_keys=False, default=str, allow_nan=False)
     finally:
         sys.set_int_max_str_digits(limit)
+
+
+_FLOAT_NAMES = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def _finite(value):
+    """``value`` with every NaN and infinity replaced by its name as a string."""
+    if type(value) is float and not math.isfinite(value):
+        return _FLOAT_NAMES[str(value)]
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
 
 
 def read_model(model: str):
@@ -178,8 +215,15 @@ def main(args) -> int:
         raise UsageError("no --path given")
     if args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and not (0 < timeout < float("inf")):
+        raise UsageError(f"--timeout must be a positive number of seconds, not {timeout:g}")
     call_args = _json_argument(args.args, list, "--args")
     call_kwargs = _json_argument(args.kwargs, dict, "--kwargs")
+    for name in call_kwargs:
+        if not ARGUMENT_NAME.fullmatch(name) or name.startswith("__"):
+            raise UsageError(f"--kwargs: {json.dumps(name)} is not an argument name: a MuranoPL "
+                             "argument name is letters, digits and _, not starting with a digit or __")
     model, model_text = read_model(args.model)
     stacks, agent_results = read_cloud(args.cloud) if args.cloud else ({}, None)
     try:
@@ -200,14 +244,16 @@ def main(args) -> int:
     output = {"result": None, "error": None, "traces": [], "model": None}
     timings = []
     loaded = False
+    budget = TimeBudget(timeout, "its time limit (--timeout)")
     try:
-        root = executor.load(model)
-        loaded = True
-        result = None
-        for _ in range(args.repeat if root is not None else 0):  # no objects: the engine calls nothing
-            started = time.perf_counter()
-            result = executor.call(root, args.method, tuple(call_args), call_kwargs)
-            timings.append(time.perf_counter() - started)
+        with budget:
+            root = executor.load(model)
+            loaded = True
+            result = None
+            for _ in range(args.repeat if root is not None else 0):  # no objects: the engine calls nothing
+                started = time.perf_counter()
+                result = executor.call(root, args.method, tuple(call_args), call_kwargs)
+                timings.append(time.perf_counter() - started)
         output["result"] = executor.render(result)
     except MuranoPlException as error:
         output["error"] = {"type": error.type_name, "message": str(error), "details": error.format()}
@@ -229,7 +275,11 @@ def main(args) -> int:
         output["error"] = {"type": error.type_name, "message": str(error)}
     except Exception as error:  # as the engine reports a Python error escaping MuranoPL code
         output["error"] = {"type": type(error).__name__, "message": str(error)}
-    executor.finish()
+    try:
+        with budget:  # the same deadline: a run out of time destroys nothing more
+            executor.finish()
+    except TimeLimitError as error:
+        output["error"] = output["error"] or {"type": error.type_name, "message": str(error)}
     for warning in executor.warnings:
         print(f"mplc run: warning: {warning}", file=sys.stderr)
     output["traces"] = executor.render(runtime.traces)

@@ -313,3 +313,33 @@ class Session:
             for metric, value in step.items():
                 usages[region][metric] = usages[region].get(metric, 0) + value
         return dict(usages)
+
+
+def class_ancestors(packages) -> dict[str, set[str]]:
+    """Every class of the packages with all the classes it inherits (application fields offer
+    applications of a class that inherits the field's type)."""
+    parents = {cls.name: {ref.full_name for ref in cls.extends}
+               for package in packages for cls in package.classes}
+    result: dict[str, set[str]] = {}
+    for name in parents:
+        seen: set[str] = set()
+        stack = list(parents[name])
+        while stack:
+            parent = stack.pop()
+            if parent not in seen:
+                seen.add(parent)
+                stack.extend(parents.get(parent, ()))
+        result[name] = seen
+    return result
+
+
+def package_session(packages, package_fqn: str, cloud: Cloud | None = None,
+                    seed: int | None = None) -> Session | None:
+    """A wizard run of the package ``package_fqn`` among the front end's ``packages`` (None
+    when it is not there or has no valid UI definition)."""
+    package = next((package for package in packages
+                    if package.manifest.full_name == package_fqn), None)
+    if package is None or package.ui_definition is None:
+        return None
+    return Session(package.ui_definition, package_fqn, package.manifest.name, cloud, seed=seed,
+                   class_ancestors=class_ancestors(packages))

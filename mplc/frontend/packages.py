@@ -16,6 +16,7 @@ import zipfile
 import zlib
 
 from mplc import ir, versioning
+from mplc.containment import resolves_inside
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend.classes import ClassDocument, build_class, read_class_documents
 from mplc.frontend.keys import mapping_entries
@@ -74,11 +75,24 @@ class Source:
 
 
 class DirectorySource(Source):
+    """A package directory. A file or folder that is a link leading out of the package is never
+    read: reading it is an E-OUTSIDE-PACKAGE error, listings leave it out and note it in
+    ``outside`` (``PackageLoader`` reports those)."""
+
+    def __init__(self, root: str, display_root: str):
+        super().__init__(root, display_root)
+        self.outside: list[str] = []
+        self.reported: set[str] = set()
+
     def exists(self, relative: str) -> bool:
         return os.path.isfile(os.path.join(self.root, *relative.split("/")))
 
     def read(self, relative: str, sink: DiagnosticSink) -> bytes | None:
         path = os.path.join(self.root, *relative.split("/"))
+        if not resolves_inside(self.root, path):
+            self.reported.add(relative)
+            report_outside(sink, self.display(relative))
+            return None
         try:
             if os.path.getsize(path) > MAX_FILE_BYTES:
                 sink.error("E-TOO-LARGE", f"file is larger than {MAX_FILE_BYTES} bytes",
@@ -93,18 +107,35 @@ class DirectorySource(Source):
 
     def listing(self, folder: str) -> tuple[str, ...]:
         base = os.path.join(self.root, folder)
+        if os.path.lexists(base) and not resolves_inside(self.root, base):
+            self.outside.append(folder)
+            return ()
         found = []
         for directory, subdirectories, files in os.walk(base):
             subdirectories.sort()
+            for name in subdirectories:  # never walked into: os.walk follows no link
+                path = os.path.join(directory, name)
+                if not resolves_inside(self.root, path):
+                    self.outside.append(os.path.relpath(path, self.root).replace(os.sep, "/"))
             for name in sorted(files):
-                if os.path.isfile(os.path.join(directory, name)):  # no FIFO, device, broken link
-                    found.append(os.path.relpath(os.path.join(directory, name), base)
-                                 .replace(os.sep, "/"))
+                path = os.path.join(directory, name)
+                if not resolves_inside(self.root, path):
+                    self.outside.append(os.path.relpath(path, self.root).replace(os.sep, "/"))
+                elif os.path.isfile(path):  # no FIFO, device, broken link
+                    found.append(os.path.relpath(path, base).replace(os.sep, "/"))
         return tuple(found)
 
     def top_files(self) -> tuple[str, ...]:
         return tuple(sorted(name for name in os.listdir(self.root)
                             if os.path.isfile(os.path.join(self.root, name))))
+
+
+def report_outside(sink: DiagnosticSink, display_path: str) -> None:
+    """The error for a package file or folder that is a link leading out of the package; its
+    text is never shown (it is not the package's)."""
+    sink.error("E-OUTSIDE-PACKAGE", "a link leading out of the package: mplc reads nothing "
+               "outside a package (make it a file or folder of the package)",
+               _file_pos(display_path), quote=False)
 
 
 class ZipSource(Source):
@@ -299,9 +330,18 @@ class PackageLoader:
             return dataclasses.replace(package, ui_definition=read_ui_definition(
                 generated_ui, source.display("UI/ui.yaml"), self.sink))
         classes = self._manifest_classes(source, manifest)
-        return ir.Package(manifest=manifest, classes=classes, root=source.display_root,
-                          resources=source.listing("Resources"), ui_files=source.listing("UI"),
-                          ui_definition=self._ui_definition(source, manifest))
+        package = ir.Package(manifest=manifest, classes=classes, root=source.display_root,
+                             resources=source.listing("Resources"), ui_files=source.listing("UI"),
+                             ui_definition=self._ui_definition(source, manifest))
+        if isinstance(source, DirectorySource):
+            logo = _safe_relative(manifest.logo or "logo.png")
+            if logo is not None and os.path.lexists(os.path.join(source.root, logo)) \
+                    and not resolves_inside(source.root, os.path.join(source.root, logo)):
+                source.outside.append(logo)
+            for relative in dict.fromkeys(source.outside):
+                if relative not in source.reported:
+                    report_outside(self.sink, source.display(relative))
+        return package
 
     def _ui_definition(self, source: Source, manifest: ir.Manifest):
         """The package's dashboard form (the manifest's ``UI``, else ui.yaml), validated as the

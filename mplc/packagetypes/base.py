@@ -18,6 +18,7 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import Any
 
+from mplc.containment import resolves_inside
 from mplc.versioning import Version, VersionError, parse_version
 
 PACKAGE_TYPES = ("Application", "Library")
@@ -60,11 +61,13 @@ class ClassSource:
     origins: tuple[Span, ...] = field(default=())
 
 
-def secure_join(root: str, relative: str) -> str:
-    """``root/relative``, refusing paths that leave ``root``."""
+def secure_join(root: str, relative: str, package_root: str | None = None) -> str:
+    """``root/relative``, refusing paths that leave ``root``, or lead out of ``package_root``
+    (default ``root``) through a link."""
     root = os.path.abspath(root)
     path = os.path.abspath(os.path.join(root, relative))
-    if path == root or os.path.commonpath([root, path]) != root:
+    if path == root or os.path.commonpath([root, path]) != root \
+            or not resolves_inside(package_root or root, path):
         raise PackageTypeError(f"path {relative!r} is outside the package")
     return path
 
@@ -103,6 +106,8 @@ class Package(abc.ABC):
                 subdirectories.sort()
                 for name in sorted(files):
                     path = os.path.join(directory, name)
+                    if not resolves_inside(self._source_directory, path):
+                        continue
                     archive.write(path, os.path.relpath(path, self._source_directory))
         return buffer.getvalue()
 
@@ -198,7 +203,7 @@ class PackageBase(Package):
         return self._image(name, "supplier_logo.png", "supplier logo")
 
     def get_resource(self, name: str) -> str:
-        return secure_join(os.path.join(self._source_directory, RESOURCES), name)
+        return secure_join(os.path.join(self._source_directory, RESOURCES), name, self._source_directory)
 
     def _image(self, file_name: str | None, default_name: str, what: str) -> bytes | None:
         """A PNG, JPEG or GIF of at most 500 KiB; a missing default image is no image."""

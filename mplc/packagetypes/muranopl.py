@@ -22,7 +22,7 @@ class MuranoPlPackage(PackageBase):
     @property
     def ui(self) -> bytes | None:
         path = secure_join(os.path.join(self._source_directory, "UI"),
-                           self._manifest.get("UI") or "ui.yaml")
+                           self._manifest.get("UI") or "ui.yaml", self._source_directory)
         if not os.path.isfile(path):
             return None
         with open(path, "rb") as handle:
@@ -36,7 +36,8 @@ class MuranoPlPackage(PackageBase):
         file_name = self._class_files().get(name)
         if file_name is None:
             raise PackageTypeError(f"class {name} is not defined in package {self.full_name}")
-        path = secure_join(os.path.join(self._source_directory, "Classes"), str(file_name))
+        path = secure_join(os.path.join(self._source_directory, "Classes"), str(file_name),
+                           self._source_directory)
         if not os.path.isfile(path):
             raise PackageTypeError(f"class {name}: file Classes/{file_name} does not exist")
         with open(path, "rb") as handle:

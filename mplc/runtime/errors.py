@@ -70,6 +70,19 @@ class NoObjectFoundError(MuranoError):
         self.object_id = object_id
 
 
+class ObjectIdInUse(MuranoError):
+    """A model loaded into a Runtime that already holds an object of one of its ids: the
+    reference's engine would keep that object's old values silently (within one deployment a
+    loaded id is reused, its new values only checked); a redeployment starts from a fresh
+    engine, which mplc offers as a new Runtime (or ``Runtime.new_executor()``)."""
+
+    def __init__(self, object_id):
+        super().__init__(f'Object "{object_id}" is already loaded in this Runtime: loading a model '
+                         f"again would keep its old values; load the new model into a new Runtime "
+                         f"(a redeployment starts from the serialized model)")
+        self.object_id = object_id
+
+
 @_message('Found more than one method "{0}"')
 class AmbiguousMethodName(MuranoError): pass
 

@@ -17,7 +17,7 @@ import sys
 import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
 
-from mplc import versioning
+from mplc import buildrecord, versioning
 from mplc.runtime import activation, expressions as bridge, errors, library, natives, serialization, statements
 from mplc.runtime.contract_context import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
@@ -61,10 +61,13 @@ def _without_extensions_prefix(name: str):
 def _import_package(path: str):
     """Import a compiled package directory; returns (PackageSpec, {class name: ClassSpec}).
 
-    Each directory gets its own module name, so two outputs of one package never collide."""
+    Each directory gets its own module name, so two outputs of one package never collide.
+    Nothing is imported unless the directory's build record proves this user's mplc wrote it
+    as it is (``buildrecord.verify`` raises ``BuildRecordError`` otherwise)."""
     path = os.path.abspath(path).rstrip(os.sep)
     module_name = _imported.get(path)
     if module_name is None:
+        buildrecord.verify(path)
         module_name = f"{os.path.basename(path)}__mplc{len(_imported)}"
         _imported[path] = module_name
         location = importlib.util.spec_from_file_location(
@@ -81,6 +84,39 @@ def _import_package(path: str):
         class_spec.package = spec
         classes[class_name] = class_spec
     return spec, classes
+
+
+def _defined_ids(data):
+    """The ids of the objects a model's data defines (``?: {id: ...}`` headers), walked
+    without recursion."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            header = value.get("?")
+            if isinstance(header, dict) and isinstance(header.get("id"), str):
+                yield header["id"]
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+
+
+def _holds_non_finite(data) -> bool:
+    """Whether plain data (dicts, lists, tuples) holds a NaN or infinite float."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if type(value) is float:
+            if value != value or value in (_INFINITY, -_INFINITY):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            pending.extend(value)
+    return False
+
+
+_INFINITY = float("inf")
 
 
 class Executor:
@@ -674,6 +710,10 @@ class Executor:
             finally:
                 if collecting:
                     gc.enable()
+            if self.objects.by_id:
+                for object_id in _defined_ids(model.get("Objects") if "Objects" in model else model):
+                    if self.objects.get(object_id) is not None:
+                        raise errors.ObjectIdInUse(object_id)
             try:
                 root = self.load_document(model)
             except errors.NoObjectFoundError as error:
@@ -710,6 +750,12 @@ class Executor:
     def call(self, obj, method_name, args=(), kwargs=None):
         """Call a method from outside; errors of native methods become MuranoPL exceptions
         here, as they do when MuranoPL code calls them."""
+        for name in kwargs or ():
+            if not isinstance(name, str) or not utils.is_keyword(name):
+                raise TypeError(f"{name!r} is not an argument name: a MuranoPL argument name is "
+                                "letters, digits and _, not starting with a digit or __")
+        if _holds_non_finite((args, kwargs)):
+            raise ValueError("an argument holds NaN or an infinity, which are no JSON numbers")
         with self.active():
             target = obj.type if isinstance(obj, TypeReference) else obj
             murano_type = target if isinstance(target, MuranoType) else target.type

@@ -17,7 +17,7 @@ import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
 
-from mplc.runtime import expressions as bridge, errors, library, statements, yaql_functions
+from mplc.runtime import expressions as bridge, errors, library, limits, statements, yaql_functions
 from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
@@ -537,6 +537,48 @@ def _names_scope_and_type(context):
     return (None if scope is NO_VALUE else scope), (None if caller_type is NO_VALUE else caller_type)
 
 
+_STRING_CONVERSIONS = {type(None): lambda value: "null", bool: lambda value: "true" if value else "false",
+                       int: str, float: str, str: str}
+
+
+def to_string(value, context, engine):
+    """``str(x)``: yaql's ``str`` (null, true and false as yaql writes them) of a scalar, the
+    argument and result quota-checked as yaql's runner checks them; other values (collections,
+    objects: their text is yaql's business) take the bridge."""
+    convert = _STRING_CONVERSIONS.get(type(value))
+    if convert is None:
+        return _call("str", context, engine, value)
+    limits.check_text(engine, quota(engine, value))  # as the bounded ``str`` checks it (limits._str)
+    return quota(engine, convert(value))
+
+
+def concat_strings(context, engine, *values):
+    """``concat(a, b, ...)`` (one argument at least): yaql's ``concat`` of strings, each quota-checked in order as
+    its ``String`` parameters convert them, then the result; anything but a string: the
+    bridge (no overload takes it: yaql's error)."""
+    for value in values:
+        if type(value) is not str:
+            return _call("concat", context, engine, *values)
+    for value in values:
+        quota(engine, value)
+    return quota(engine, "".join(values))
+
+
+def range_between(start, stop, context, engine):
+    """``range(a, b)``: yaql's two-argument ``range`` (an iterator) for int bounds."""
+    if type(start) is int and type(stop) is int:
+        return iter(range(quota(engine, start), quota(engine, stop)))
+    return _call("range", context, engine, start, stop)
+
+
+def legacy_range_between(start, stop, context, engine):
+    """``range(a, b)`` under yaql's legacy library: its ``range`` extension method (a range,
+    not an iterator) for int bounds."""
+    if type(start) is int and type(stop) is int:
+        return range(quota(engine, start), quota(engine, stop))
+    return _call("range", context, engine, start, stop)
+
+
 def range_of(stop, context, engine):
     """``range(n)``: yaql's one-argument ``range`` (an iterator) for an integer ``n``."""
     if type(stop) is int:
@@ -660,10 +702,11 @@ def _unlimited(receiver, engine):
 
 
 def _counted_within_limit(receiver, engine) -> bool:
-    """Whether ``limit_iterable`` gives the receiver back as it is: a tuple, list or range
-    iterator (whose length hint is its exact length) of at most the iterator limit's items."""
+    """Whether ``limit_iterable`` gives the receiver back as it is: a tuple, list, range (the
+    legacy library's ``range(a, b)``) or range iterator (whose length hint is its exact length)
+    of at most the iterator limit's items."""
     receiver_type = type(receiver)
-    if receiver_type is tuple or receiver_type is list or receiver_type is _RANGE_ITERATOR:
+    if receiver_type is tuple or receiver_type is list or receiver_type is range or receiver_type is _RANGE_ITERATOR:
         limit = _ITERATOR_LIMITS[engine]
         return limit < 0 or (len(receiver) if receiver_type is not _RANGE_ITERATOR
                              else receiver.__length_hint__()) <= limit
@@ -794,7 +837,12 @@ def _join(receiver, arguments, context, engine):
         return context("join", engine, receiver, context)(separator)
     collection = _iterable(receiver, engine)
     quota(engine, separator)
-    return separator.join([quota(engine, _text(quota(engine, item))) for item in collection])
+    texts = []
+    for item in collection:
+        limits.check_text(engine, quota(engine, item))
+        texts.append(quota(engine, _text(item)))
+    limits.check_join(engine, separator, texts)
+    return separator.join(texts)
 
 
 def _format(receiver, arguments, context, engine):
@@ -815,7 +863,7 @@ def _length(receiver, arguments, context, engine):
     return len(quota(engine, receiver))
 
 
-_ITERABLES = frozenset((tuple, list, map, filter, itertools.compress, types.GeneratorType,
+_ITERABLES = frozenset((tuple, list, range, map, filter, itertools.compress, types.GeneratorType,
                         type(iter(range(0))), type(iter(())), type(iter([])),
                         type({}.keys()), type({}.values()), type({}.items()),
                         collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView))

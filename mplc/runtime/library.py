@@ -32,6 +32,9 @@ def root_context(version: tuple[int, int]):
 
 
 def is_standard_root(context) -> bool:
-    """Whether ``context`` is the root context of Formats >= 1.2 (yaql's standard library and
-    murano's functions, nothing a package defines)."""
-    return context is not None and (context is _root_contexts.get(1) or context is _root_contexts.get(2))
+    """Whether ``context`` is the root context of a Format (yaql's standard or legacy library
+    and murano's functions, nothing a package defines). The legacy library registers the
+    standard queries the fast paths run (``select``, ``where``, ``sum``, ``join``) as extension
+    methods: the same functions, found first, with the same result."""
+    return context is not None and (context is _root_contexts.get(1) or context is _root_contexts.get(2)
+                                    or context is _root_contexts.get(0))

@@ -9,6 +9,7 @@ is moved inline to its first reference; what is left becomes the referenced obje
 from __future__ import annotations
 
 import collections.abc
+import math
 
 from yaql.language import specs, utils, yaqltypes
 
@@ -83,6 +84,9 @@ class _ModelChecker:
             self.attributes(model.get("Attributes") or [])
         else:
             self.object(model, _DOCUMENT_TOP)
+        for path, location, value in non_finite_numbers(model):
+            self.problem("ValueError", f"{path}: {value!r} is no JSON number (NaN and infinities are "
+                         "refused)", location)
         return self.problems
 
     def attributes(self, records):
@@ -284,6 +288,25 @@ def check_model(executor, model) -> None:
     executor.warnings.extend(checker.warnings)
     if problems:
         raise InvalidObjectModel(problems)
+
+
+def non_finite_numbers(data, top="$"):
+    """``(path, location, value)`` of every NaN or infinite float in ``data`` (JSON has none:
+    such a value never comes in nor goes out), in the model checker's path style."""
+    stack = [(data, top, ())]
+    found = []
+    while stack:
+        value, path, location = stack.pop()
+        if type(value) is float:
+            if not math.isfinite(value):
+                found.append((path, location, value))
+        elif isinstance(value, dict):
+            is_object = "?" in value
+            stack.extend((item, f"{path}.{key}" if is_object else f"{path}[{key!r}]", location + (key,))
+                         for key, item in value.items())
+        elif isinstance(value, (list, tuple)):
+            stack.extend((item, f"{path}[{index}]", location + (index,)) for index, item in enumerate(value))
+    return sorted(found, key=lambda entry: entry[0])
 
 
 def reference_paths(model, object_id) -> list:

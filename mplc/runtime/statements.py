@@ -17,7 +17,7 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import expressions as yaql_expressions
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import expressions as bridge, errors
+from mplc.runtime import expressions as bridge, errors, limits
 from mplc.runtime.activation import current_executor, running_executor
 from mplc.runtime.yaql_adapter import context_data
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
@@ -358,10 +358,54 @@ def _get_attribute(source, key, context):
     raise ValueError("attribution may only be applied to objects and dictionaries")
 
 
+def _set_in_place(context, name, key, value) -> bool:
+    """``$d[key]: value`` / ``$d.key: value`` as a store into the dictionary itself when nothing
+    but the variable refers to it (nobody can see the difference): building a dictionary key
+    by key is then linear, not quadratic (the reference copies it each time). An int key on a
+    dictionary is a key like any other, as in ``_step_set``."""
+    scope = context
+    while scope is not None and type(scope) not in bridge.CALL_CONTEXTS:
+        scope = scope.parent
+    data = getattr(scope or context, "_data", None)
+    stored_name = name if name.startswith("$") else "$" + name
+    if type(data) is not dict or type(data.get(stored_name)) is not utils.FrozenDict \
+            or context[name] is not data[stored_name]:  # shadowed in an inner scope
+        return False
+    if _references(data, stored_name) > _SOLE_REFERENCES:
+        return False
+    mapping = data[stored_name]
+    if type(mapping._d) is not dict or _inner_references(mapping) > _SOLE_INNER_REFERENCES:
+        return False
+    try:
+        mapping._d[key] = value
+    except TypeError:  # an unhashable key: the usual path reports it
+        return False
+    mapping._hash = None
+    return True
+
+
+def _references(data, key) -> int:
+    """How many references the value under ``key`` has, seen from here; compared with what a
+    value only ``data`` holds has (``_SOLE_REFERENCES``, measured the same way at import)."""
+    value = data[key]
+    return sys.getrefcount(value)
+
+
+def _inner_references(mapping) -> int:
+    inner = mapping._d
+    return sys.getrefcount(inner)
+
+
+_SOLE_REFERENCES = _references({"$probe": utils.FrozenDict()}, "$probe")
+_SOLE_INNER_REFERENCES = _inner_references(utils.FrozenDict())
+
+
 def _set_attribute(source, key, value, context):
     """The new value of ``source`` after ``source.key = value`` (None when set in place)."""
     if isinstance(source, utils.MappingType):
-        return utils.FrozenDict(list(source.items()) + [(key, value)])
+        items = dict(source._d) if type(source) is utils.FrozenDict else dict(source.items())
+        items[key] = value
+        return utils.FrozenDict(items)
     if isinstance(source, MuranoObject):
         source.set_property(key, value, context)
         return None
@@ -391,6 +435,13 @@ def _assign(context, destination, value):
     if not destination.steps:
         _set_variable(context, name, value, destination.source)
         return
+    if len(destination.steps) == 1 and name and name not in ("$", "$this"):
+        kind, argument = destination.steps[0]
+        key = argument if kind == "attr" else argument(utils.NO_VALUE, context, engine)
+        if _set_in_place(context, name, key, value):
+            return
+        destination = Target(destination.root, ((kind, lambda *_: key),), destination.source) \
+            if kind == "index" else destination
     chain = [context[name] if name is not None else base]
     keys = []
     for kind, argument in destination.steps:
@@ -560,7 +611,7 @@ def _loop():
         if _timers and not _scheduled:
             delay = _timers[0][0] - time.monotonic()
             if delay > 0:
-                time.sleep(delay)
+                limits.sleep(delay)
 
 
 def _loop_greenlet():
@@ -844,7 +895,7 @@ def sleep(seconds):
         _schedule(current.switch, seconds)
         _suspend()
     else:
-        time.sleep(seconds)
+        limits.sleep(seconds)
 
 
 class GreenLock:

@@ -11,7 +11,7 @@ import time
 
 from yaql.language import expressions, specs, utils, yaqltypes
 
-from mplc.runtime import errors, expressions as bridge, statements
+from mplc.runtime import errors, expressions as bridge, limits, statements
 from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 
@@ -240,6 +240,7 @@ _FORMATTER = _SafeFormatter()
 @specs.name("format")
 @specs.extension_method
 def format_(format_, *args, **kwargs):
+    limits.check_format(None, format_, args, kwargs)
     plain = _PLAIN_FORMATS.get(format_)
     if plain is None:
         plain = _plain_format(format_)
@@ -315,6 +316,7 @@ def trace(value):
 
 
 def register(context, version):
+    limits.register(context)
     for function in (cast, new, new_from_dict, new_from_model, id_, super_, psuper, require, find,
                      sleep_, typeinfo, typeinfo_for_class, name, metadata, obj_attribution,
                      obj_attribution_static, op_dot, op_dot_static, ns_resolve, ns_resolve_unary,

@@ -9,6 +9,7 @@ import traceback
 import pytest
 
 import mplc
+from mplc import buildrecord
 from mplc.runtime.errors import MuranoError
 from mplc.diagnostics import CompileError
 
@@ -148,7 +149,7 @@ def test_output_of_another_mplc_is_refused(package, tmp_path, compiler):
     build_file = tmp_path / "out" / directory / "mplc-build.json"
     build = json.loads(build_file.read_text())
     build["compiler"] = compiler
-    build_file.write_text(json.dumps(build))
+    build_file.write_text(json.dumps(buildrecord.sign(build)))  # as another mplc of this user signs
     run = _mplc("run", "--path", str(tmp_path / "out"), "--model", "Test", "--method", "run", "--args", "[5]",
                 env_dir=tmp_path / "cache")
     assert run.returncode == 2 and "Traceback" not in run.stderr

@@ -22,7 +22,8 @@ CASES = [
     ("$.a > 1 and $.b", True), ("not $ in $list", True), ("$[0]", True), ("range($)", True),
     ("-$ mod 3", True), ("$ = null", True),
     ("$.method()", False), ("$.items.select($ * 2)", False), ("let(x => $) -> $x", False),
-    ("new(Foo, value => $)", False), ("str($)", False), ("$ + 'a'", True), ("null + $", False),
+    ("new(Foo, value => $)", False), ("str($)", True), ("$ + 'a'", True),
+    ("concat('a', str($))", True), ("concat()", False), ("range(0, $)", True), ("str($, 1)", False), ("null + $", False),
     ("$a and let(x => 1) -> $x", False), ("format(f => $)", False), ("dict($, $)", False),
     ("$?.name", False),
 ]

@@ -34,6 +34,15 @@ EXPRESSIONS = [
     "$b.select(dict(k => $, v => $a))", "$b.select(format('{0}', $))", "$b.select($.a)",
     "$b.where($.a > 0 or $ = $a)", "$b.select(dict($))", "dict($b.select([$, $a]))",
     "$b.select(-$ mod 3)", "$b.select($[0])", "$b.select(range($))", "$b.select($ in $a)",
+    "str($a)", "str($b)", "str(null)", "str(true)", "str(1.5)", "str(-7)", "concat($a, $b)", "concat($a)",
+    "concat()", "concat('x', str($a))", "concat(str($a), '-', str($b))", "$b.select(concat('i', str($)))",
+    "range($a, $b)", "range(0, $a)", "range($a, 3).select($ * 2)", "range(0, 5).select(str($))",
+    "range(0, 5).where($ > $a).select(concat('item', str($)))",
+    "range(0, 4).select(dict(id => $, name => concat('item', str($)), odd => $ mod 2 = 1))",
+    "concat('a', 1)", "concat($a, '', $a)", "str('x')", "str([$a])", "concat('abc' * 30, $a)",
+    "concat($a, $b, $a, $b, $a, $b, $a, $b, $a)", "$b.select(str($))", "$b.select(concat($, $))",
+    "range($a, 4).where($ > 1).select(str($))", "range(1, 4).select($b)", "$b.select($.a).where($ != null)",
+    "$b.where($.a = null).select(dict(k => $.b))",
 ]
 
 scalars = st.one_of(

@@ -201,3 +201,30 @@ def test_where_the_dashboard_fails(tmp_path, ui, error_type, message):
     code, output = run_model(tmp_path, {"package": str(package), "fqn": "com.example.Fails"},
                              {"f": {"a": "x"}})
     assert (code, json.loads(output)) == (1, {"error": {"type": error_type, "message": message}})
+
+
+def test_application_field_offers_inheriting_classes(tmp_path):
+    """An application field lists the environment's applications of its class or of a class
+    inheriting it (the dashboard asks the catalog for packages that inherit it); with one
+    such application it is chosen."""
+    package = tmp_path / "pkg"
+    (package / "UI").mkdir(parents=True)
+    (package / "Classes").mkdir()
+    (package / "manifest.yaml").write_text(
+        "Format: 1.3\nType: Application\nFullName: com.example.Shop\nClasses:\n"
+        "  com.example.Db: Db.yaml\n  com.example.MySql: MySql.yaml\n")
+    (package / "Classes" / "Db.yaml").write_text("Name: com.example.Db\n")
+    (package / "Classes" / "MySql.yaml").write_text(
+        "Name: com.example.MySql\nExtends: com.example.Db\n")
+    (package / "UI" / "ui.yaml").write_text(
+        "Version: 2.2\nApplication:\n  ?: {type: com.example.Shop}\n  db: $.f.db\n"
+        "Forms:\n  - f:\n      fields:\n        - {name: db, type: com.example.Db, label: D}\n")
+    services = [{"?": {"id": "m1", "type": "com.example.MySql"}, "name": "m"},
+                {"?": {"id": "o1", "type": "com.example.Other"}, "name": "o"}]
+    suite = {"package": str(package), "fqn": "com.example.Shop",
+             "cloud": {"environment": {"id": "e", "name": "env", "services": services}}}
+    code, output = run_model(tmp_path, suite, {})
+    assert (code, json.loads(output)["db"]) == (0, "m1")
+    code, output = run_model(tmp_path, suite, {"f": {"db": "o1"}})
+    assert json.loads(output)["error"]["fields"] == {
+        "db": ["Select a valid choice. o1 is not one of the available choices."]}

@@ -39,7 +39,9 @@ def directory(path):
 SPECIALS = [make_fifo, link_to_device, broken_link, link_loop, directory]
 
 
-@pytest.mark.parametrize("special", SPECIALS, ids=lambda special: special.__name__)
+# a link to /dev/zero leads out of the package: an E-OUTSIDE-PACKAGE error (tests/security)
+@pytest.mark.parametrize("special", [s for s in SPECIALS if s is not link_to_device],
+                         ids=lambda special: special.__name__)
 def test_resources_that_are_no_files_are_left_out(special, tmp_path):
     package = tmp_path / "hello"
     shutil.copytree(HELLO, package)

@@ -7,12 +7,21 @@ import os
 
 import yaml
 
+from mplc.containment import resolves_inside
 from mplc.runtime import expressions as bridge, errors
 from mplc.runtime.objects import MuranoObject, TypeReference
 from mplc.runtime.natives import native
 from mplc.runtime.system.core import caller_type
 
 RESOURCES = "Resources"
+# the limits class files have (mplc/frontend/yaml_source.py, docs/diagnostics.md)
+MAX_RESOURCE_BYTES = 32 * 1024 * 1024
+MAX_DEPTH = 200
+MAX_EXPANDED_NODES = 1_000_000
+
+
+class ResourceTooLarge(ValueError):
+    """A resource over the limits class files have: size, nesting, alias expansion."""
 
 
 class _ResourceLoader(yaml.SafeLoader):
@@ -48,9 +57,13 @@ def source_directory(package) -> str | None:
 
 
 def resource_path(package, name: str) -> str:
-    root = os.path.realpath(os.path.join(package_directory(package), RESOURCES))
-    path = os.path.realpath(os.path.join(root, name))
-    if os.path.commonpath([root, path]) != root:
+    """The file of resource ``name``: under the package's Resources folder as written, and
+    inside the package once every link on the way is resolved (a link out of the package is
+    never read)."""
+    directory = package_directory(package)
+    root = os.path.abspath(os.path.join(directory, RESOURCES))
+    path = os.path.abspath(os.path.join(root, name))
+    if os.path.commonpath([root, path]) != root or not resolves_inside(directory, path):
         raise ValueError(f"Resource {name} is outside the package's Resources folder")
     return path
 
@@ -82,7 +95,10 @@ class Resources:
         path = resource_path(package, name)
         try:
             with open(path, "rb" if binary else "r", encoding=None if binary else "utf-8") as handle:
-                return handle.read()
+                data = handle.read(MAX_RESOURCE_BYTES + 1)
+            if len(data) > MAX_RESOURCE_BYTES:
+                raise ResourceTooLarge(f"Resource {name} is larger than {MAX_RESOURCE_BYTES} bytes")
+            return data
         except FileNotFoundError as error:
             # named in the package's source, as the reference names it, not in mplc's cache
             source = source_directory(package)
@@ -93,8 +109,72 @@ class Resources:
 
     @staticmethod
     def json(this, context, name: str, owner: TypeReference | MuranoObject | None = None):
-        return json.loads(Resources.string(this, context, name, owner))
+        try:
+            value = json.loads(Resources.string(this, context, name, owner))
+        except RecursionError:
+            raise ResourceTooLarge(f"Resource {name}: JSON nested deeper than {MAX_DEPTH} levels") from None
+        if _depth(value) > MAX_DEPTH:
+            raise ResourceTooLarge(f"Resource {name}: JSON nested deeper than {MAX_DEPTH} levels")
+        return value
 
     @staticmethod
     def yaml(this, context, name: str, owner: TypeReference | MuranoObject | None = None):
-        return yaml.load(Resources.string(this, context, name, owner), Loader=_ResourceLoader)
+        loader = _ResourceLoader(Resources.string(this, context, name, owner))
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            _check_expansion(node, name)
+            return loader.construct_document(node)
+        except RecursionError:
+            raise ResourceTooLarge(f"Resource {name}: YAML nested deeper than {MAX_DEPTH} levels") from None
+        finally:
+            loader.dispose()
+
+
+def _check_expansion(root, name: str) -> None:
+    """Refuse a document whose aliases expand it beyond MAX_EXPANDED_NODES nodes or whose
+    nesting (aliases followed) is deeper than MAX_DEPTH, before any of it is built: the
+    runtime copies shared parts (a 430-byte alias bomb would become gigabytes). Memoized per
+    node, so the walk is linear in the document's own nodes."""
+    sizes: dict[int, tuple[int, int]] = {}
+    stack = [(root, False, 1)]
+    while stack:
+        node, children_done, level = stack.pop()
+        if id(node) in sizes:
+            continue
+        if level > MAX_DEPTH:  # a deep document, or aliases that lead back to themselves
+            raise ResourceTooLarge(f"Resource {name}: YAML nested deeper than {MAX_DEPTH} levels")
+        children = ([child for pair in node.value for child in pair] if isinstance(node, yaml.MappingNode)
+                    else list(node.value) if isinstance(node, yaml.SequenceNode) else [])
+        if any(child is node for child in children):
+            raise ResourceTooLarge(f"Resource {name}: YAML nested deeper than {MAX_DEPTH} levels")
+        missing = [child for child in children if id(child) not in sizes]
+        if missing and not children_done:
+            stack.append((node, True, level))
+            stack.extend((child, False, level + 1) for child in missing)
+            continue
+        known = [sizes.get(id(child), (1, 1)) for child in children]
+        size = 1 + sum(child_size for child_size, _ in known)
+        depth = 1 + max((child_depth for _, child_depth in known), default=0)
+        if size > MAX_EXPANDED_NODES:
+            raise ResourceTooLarge(f"Resource {name}: YAML aliases expand it to more than "
+                                   f"{MAX_EXPANDED_NODES} nodes")
+        if depth > MAX_DEPTH:
+            raise ResourceTooLarge(f"Resource {name}: YAML nested deeper than {MAX_DEPTH} levels")
+        sizes[id(node)] = (size, depth)
+
+
+def _depth(value) -> int:
+    """How deep lists and mappings nest in ``value`` (walked without recursion)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            deepest = max(deepest, depth)
+            stack.extend((entry, depth + 1) for entry in item.values())
+        elif isinstance(item, list):
+            deepest = max(deepest, depth)
+            stack.extend((entry, depth + 1) for entry in item)
+    return deepest
