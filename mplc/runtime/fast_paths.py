@@ -548,7 +548,8 @@ def to_string(value, context, engine):
     convert = _STRING_CONVERSIONS.get(type(value))
     if convert is None:
         return _call("str", context, engine, value)
-    return quota(engine, convert(quota(engine, value)))
+    limits.check_text(engine, quota(engine, value))  # as the bounded ``str`` checks it (limits._str)
+    return quota(engine, convert(value))
 
 
 def concat_strings(context, engine, *values):

@@ -989,7 +989,7 @@ class TypeParameter(yaqltypes.PythonType):
 
 def type_reference(context, full_name):
     """``ns:Name`` resolved at compile time: the class as a value, seen from the running class."""
-    return resolve_class(full_name, context).reference
+    return current_executor().find_class(full_name, None if context is None else context[bridge.NAMES_SCOPE]).reference
 
 
 def resolve_class(name, context):

@@ -262,6 +262,9 @@ def to_murano_exception(error, traceback=None):
     return errors.MuranoPlException(names, str(error), current_stack(1, traceback), original=error)
 
 
+_ENGINE, _NO_VALUE, _SCALARS, _finalize = bridge.ENGINE, bridge.NO_VALUE, bridge.SCALARS, bridge.finalize
+
+
 def evaluate(function, context, engine=None):
     """Evaluate a whole expression with yaql's statement semantics (``#finalize``, unwrapping).
 
@@ -269,10 +272,10 @@ def evaluate(function, context, engine=None):
     statement, so a MuranoPL ``Try`` in the same method can catch them.
     """
     if engine is None:
-        engine = context[bridge.ENGINE]
+        engine = context[_ENGINE]
     try:
-        value = function(bridge.NO_VALUE, context, engine)
-        return value if type(value) in bridge.SCALARS else bridge.finalize(value)
+        value = function(_NO_VALUE, context, engine)
+        return value if type(value) in _SCALARS else _finalize(value)
     except yaql_exceptions.WrappedException as wrapped:
         error = wrapped.wrapped
         raise to_murano_exception(error, wrapped.__traceback__) from None
