@@ -24,7 +24,10 @@ import tempfile
 
 import yaql
 from yaql.language import factory
-from yaql._ply import lex, yacc
+try:
+    from yaql._ply import lex, yacc  # yaql >= 3.1 carries its own copy of ply
+except ImportError:
+    from ply import lex, yacc  # yaql 3.0 depends on the ply package instead
 
 CACHE_FORMAT = 1
 
