@@ -141,7 +141,7 @@ def _f55(receiver, context, engine):
 
 
 _L56 = _r.lazy(_f55, True)
-_M57 = _r.fast.MethodCall('increment', _L56, _A54, False, ())
+_M57 = _r.fast.MethodCall('increment', _L56, _A54, True, ())
 _C60 = _r.fast.MuranoObject
 # Counter.yaml:33  - While: $.count < $target
 _P61 = _r.fast.PropertyRead('count', True)

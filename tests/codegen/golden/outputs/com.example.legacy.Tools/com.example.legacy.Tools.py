@@ -46,7 +46,7 @@ def _f7(receiver, context, engine):
 
 
 _L8 = _r.lazy(_f7, True)
-_M9 = _r.fast.MethodCall('join', _L8, _A6, False, ())
+_M9 = _r.fast.MethodCall('join', _L8, _A6, True, ())
 _C12 = _r.fast.MuranoObject
 # Tools.yaml:7  joinNames:
 _C15 = _r.fast.MuranoPlException
@@ -95,7 +95,7 @@ def _f28(receiver, context, engine):
 
 
 _L29 = _r.lazy(_f28, True)
-_M30 = _r.fast.MethodCall('get', _L29, _A27, False, ())
+_M30 = _r.fast.MethodCall('get', _L29, _A27, True, ())
 _C35 = _r.fast.INLINE_BOUND
 _C36 = _r.fast.INLINE_LOWER_BOUND
 _L38 = _r.lazy(_f23, False)
