@@ -25,6 +25,7 @@ INLINE_READERS = {
     "mplc.runtime.executor": {"_data", "_parent_context"},
     "mplc.runtime.fast_paths": {"_d", "_data", "_parent_context", "_functions"},
     "mplc.runtime.loading": {"_d"},
+    "mplc.runtime.statements": {"_d", "_hash", "_data"},
     "mplc.codegen.body_locals": {"_data"},
     "mplc.codegen.fast_paths": {"_d", "_hash"},
 }
