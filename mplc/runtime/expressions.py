@@ -237,6 +237,8 @@ def finalize(value):
     if kind == _MAPPING:
         return utils.FrozenDict((finalize(k), finalize(v)) for k, v in value.items())
     if kind == _SEQUENCE:
+        if value_type is range:
+            _check_range_size(value)
         return tuple(finalize(item) for item in value)
     if kind == _SET:
         return frozenset(finalize(item) for item in value)
@@ -245,6 +247,18 @@ def finalize(value):
     if value_type is _RANGE_ITERATOR:
         return tuple(limit_iterable(value))
     return tuple(_finalized_items(limit_iterable(value)))
+
+
+def _check_range_size(value: range) -> None:
+    """Legacy ``range(a, b)`` is a Python range, which the reference turns into a list whole:
+    ``range(0, 10**12)`` would take the host's memory first. Its list is checked against the
+    memory quota before it is built."""
+    try:
+        length = len(value)
+    except OverflowError:
+        length = sys.maxsize
+    if length * 8 > MEMORY_QUOTA:  # a pointer per item, at least
+        raise yaql_exceptions.MemoryQuotaExceededException()
 
 
 def _finalized_items(items) -> list:
@@ -282,6 +296,8 @@ def thaw(value):
     if kind == _PLAIN_MAPPING or kind == _MAPPING:
         return {thaw(key): thaw(item) for key, item in value.items()}
     if kind == _PLAIN_SEQUENCE or kind == _SEQUENCE:
+        if value_type is range:
+            _check_range_size(value)
         return [thaw(item) for item in value]
     if kind == _SET:
         return {thaw(item) for item in value}

@@ -35,6 +35,8 @@ MEMORY = [
     ("str-of-shared-list", ["- $s: str(x) * 400000", "- Return: str(list(range(1500).select($s)))"], [], QUOTA),
     ("str-of-huge-int", ["- Return: str(pow(10, 100000))"], [], "ValueError"),
     ("range-growth", ["- Return: list(range(100000000))"], [], "CollectionTooLargeException"),
+    ("legacy-range-growth", ["- Return: range(0, 1000000000000)"], [], QUOTA),
+    ("legacy-range-of-huge-ints", ["- Return: range(0, pow(2, 200))"], [], QUOTA),
     ("list-doubling", ["- $l: list(1, 2, 3, 4, 5, 6, 7, 8)", "- For: i", "  In: range(40)", "  Do:",
                        "    - $l: $l + $l", "- Return: len($l)"], [], "CollectionTooLargeException"),
     ("resource-yaml-alias-bomb", ["- Return: len(str(sys:Resources.yaml('bomb.yaml')))"], [], TOO_LARGE),
@@ -50,6 +52,7 @@ ORDINARY = [
     ("pow-ordinary", ["- Return: pow(2, 100)"], [], 2 ** 100),
     ("pow-modular-ordinary", ["- Return: pow(3, 1000, 7)"], [], pow(3, 1000, 7)),
     ("join-ordinary", ["- Return: range(3).select(str($)).join(',')"], [], "0,1,2"),
+    ("legacy-range-ordinary", ["- Return: range(2, 5)"], [], [2, 3, 4]),
     ("resource-yaml-aliases", ["- Return: sys:Resources.yaml('aliases.yaml')"], [], {"a": [1, 2], "b": [1, 2]}),
     ("dict-key-by-key", ["- $d: {}", "- $i: 0", "- While: $i < $n", "  Do:", "    - $d[str($i)]: $i",
                          "    - $i: $i + 1", "- Return: len($d)"], [20000], 20000),
@@ -86,7 +89,9 @@ RESOURCES = {
 
 
 def _package(sandbox, name, body):
-    package = sandbox.package(name, body=body, resources=RESOURCES if name.startswith("resource") else None)
+    """Cases named legacy-... are Format 1.0 packages."""
+    package = sandbox.package(name, body=body, resources=RESOURCES if name.startswith("resource") else None,
+                              format_version="1.0" if name.startswith("legacy-") else "1.3")
     main = package / "Classes" / "Main.yaml"
     main.write_text(main.read_text().replace("Methods:", "Properties:\n  progress:\n    Contract: "
                                              "$.string()\n    Usage: InOut\nMethods:"))
