@@ -1,7 +1,9 @@
 """Multi-tier deployments give what Murano's engine gives, on Murano's core library and on the
 bundled one.
 
-Each ``data/deployments/NAME.json`` is an Environment; ``NAME.expected.json`` is what Murano
+Each ``data/deployments/NAME.json`` is an Environment (web-without-database: the next session of
+web-and-database, its database application removed, on the stacks the first session left);
+``NAME.expected.json`` is what Murano
 16.0.0's engine did deploying it with Murano's meta/io.murano and meta/io.murano.applications
 (recorded locally, on a recording cloud that answers Heat, Neutron, Keystone and the agents as
 mplc's simulated cloud does, with the agent answers of ``NAME.cloud.json``): the deploy call's
@@ -27,7 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEPLOYMENTS = os.path.join(HERE, "data", "deployments")
 MULTITIER = os.path.join(HERE, "data", "multitier")
 DEPLOY_APPS = os.path.join(os.path.dirname(HERE), "natives", "data", "deploy_apps")
-PACKAGES = {"two-tier": [MULTITIER], "web-and-database": [DEPLOY_APPS]}
+PACKAGES = {"two-tier": [MULTITIER], "web-and-database": [DEPLOY_APPS],
+            "web-without-database": [DEPLOY_APPS]}
 PARTS = ("error", "result", "model", "cloud")
 
 _GENERATED_ID = re.compile(r"[0-9a-f]{32}|(?<![0-9a-z])(?=[0-9]*[a-z])(?=[a-z]*[0-9])[a-z0-9]{14}\b")
@@ -156,6 +159,19 @@ def test_the_recorded_deployments_did_deploy():
         "Create database") == 1
     assert two_tier["model"]["Objects"]["applications"][0]["database"]["version"] == "9.6"
     assert len(web_and_database["cloud"]["agentPlans"]) == 2
+
+
+def test_a_removed_application_keeps_its_server_in_the_stack_as_in_the_reference():
+    """Murano's Instance.releaseResources pushes with ``push(async => true)``, which fails in the
+    reference (its parameter is ``is_async``) and is muted inside destruction: nothing pushes
+    the stack without the database's server, only the notifier hears of it."""
+    removed = expected("web-without-database")
+    assert removed["cloud"]["agentPlans"] == [] and removed["cloud"]["reports"] == []
+    assert [(n["event"], n["instance"]) for n in removed["cloud"]["notifications"]] == [
+        ("untrackCloudInstance", "db-vm")]
+    (stack,) = removed["cloud"]["stacks"]
+    assert {"db-vm", "web-vm"} <= set(stack["template"]["resources"])
+    assert stack["pushes"] == expected("web-and-database")["cloud"]["stacks"][0]["pushes"]
 
 
 def test_canonical_ids_do_not_depend_on_the_random_values():
