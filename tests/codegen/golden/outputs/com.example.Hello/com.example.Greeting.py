@@ -22,5 +22,4 @@ CLASS = _r.ClassSpec(name='com.example.Greeting', package=None, extends=(
     has_default=False, meta=(), line=7), 'text': _r.PropertySpec('text',
     usage='In', contract=_contract1, loads_objects=False, value_only=True,
     default=None, has_default=False, meta=(), line=10)}, methods={},
-    source_file='<package>/Classes/Greeting.yaml', line=1
-    )
+    source_file='<package>/Classes/Greeting.yaml', line=1)

@@ -1108,6 +1108,4 @@ CLASS = _r.ClassSpec(name='com.example.WebServer', package=None, extends=(
     ), 'siteNames': _r.MethodSpec('siteNames', usage='Runtime', scope=
     'Public', arguments=(), body=_body402, meta=(), line=58, direct_entry=
     True, local_variables=('_v381',), variable_names=('$1',))}, source_file
-    =
-    '<package>/Classes/WebServer.yaml'
-    , line=1)
+    ='<package>/Classes/WebServer.yaml', line=1)

@@ -230,6 +230,4 @@ CLASS = _r.ClassSpec(name='com.example.legacy.Counter', package=None,
     contract=_contract1, loads_objects=False, default=None, has_default=
     False, meta=()),), body=_body73, meta=(), line=28, direct_entry=True,
     local_variables=('_v58', '_v64'), variable_names=('$1', '$target'))},
-    source_file=
-    '<package>/Classes/Counter.yaml'
-    , line=1)
+    source_file='<package>/Classes/Counter.yaml', line=1)

@@ -221,5 +221,4 @@ CLASS = _r.ClassSpec(name='com.example.legacy.Tools', package=None, extends
     loads_objects=False, default=None, has_default=False, meta=()),), body=
     _body48, meta=(), line=31, direct_entry=False, local_variables=
     ('_v45',), variable_names=('$value',))}, source_file=
-    '<package>/Classes/Tools.yaml'
-    , line=1)
+    '<package>/Classes/Tools.yaml', line=1)
