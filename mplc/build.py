@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import tempfile
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -34,7 +35,8 @@ def _compiled_packages(path: str) -> list[str] | None:
     if not os.path.isdir(path) or os.path.exists(os.path.join(path, "manifest.yaml")):
         return None
     found = sorted(os.path.join(path, name) for name in os.listdir(path)
-                   if os.path.isfile(os.path.join(path, name, BUILD_FILE)))
+                   if not name.startswith(".")  # a build another process has not finished
+                   and os.path.isfile(os.path.join(path, name, BUILD_FILE)))
     return found or None
 
 
@@ -244,13 +246,25 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
         outcomes = [outcome if outcome.broken or outcome.full_name is None else
                     _with_directory(outcome, write_package(package, output, fast_paths=fast_paths)[0])
                     for outcome, package in zip(outcomes, packages + [None] * len(outcomes))]
-        os.makedirs(output, exist_ok=True)
-        with open(index + ".tmp", "w", encoding="utf-8") as handle:
-            json.dump([_relative_outcome(outcome, output) for outcome in outcomes], handle)
-        os.replace(index + ".tmp", index)
+        _write_index(index, [_relative_outcome(outcome, output) for outcome in outcomes])
     if warnings is not None:
         warnings.extend(d for outcome in outcomes if not outcome.broken for d in outcome.diagnostics)
     return outcomes
+
+
+def _write_index(path: str, outcomes: list[dict]) -> None:
+    """Write the cache index through a file of this process's own, renamed into place: a
+    concurrent reader sees no index (and compiles) or a whole one."""
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=".index-", dir=directory)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            json.dump(outcomes, handle)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _with_directory(outcome: PackageOutcome, directory: str) -> PackageOutcome:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import errno
 import gc
 import hashlib
 import importlib.util
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from importlib._bootstrap_external import _code_to_timestamp_pyc
 from types import CodeType
 
+import yaml
+
 import mplc
 from mplc import abi, buildrecord, ir
 from mplc.buildrecord import BUILD_FILE, BuildRecordError
@@ -27,6 +30,7 @@ from mplc.codegen.readable import readable_source
 from mplc.containment import resolves_inside
 
 SOURCE_SUFFIX = ".src.py"
+_INSTALL_ATTEMPTS = 20
 
 
 def mangle(text: str) -> str:
@@ -56,9 +60,11 @@ def _source_files(root: str) -> list[tuple[str, str]]:
 
 def cache_key(root: str, *options: str) -> str:
     """sha256 over the sources (paths and bytes), what compiled output must match to run
-    (``abi.compatibility_key``: mplc's version, the ABI version, the bytecode magic) and options."""
+    (``abi.compatibility_key``: mplc's version, the ABI version, the bytecode magic, yaql's
+    version), PyYAML's version (the front end reads the sources with it: another PyYAML may read
+    them differently, though what it compiled runs anywhere) and options."""
     digest = hashlib.sha256()
-    for part in (os.path.abspath(root), abi.compatibility_key(), *options):
+    for part in (os.path.abspath(root), abi.compatibility_key(), f"pyyaml-{yaml.__version__}", *options):
         digest.update(part.encode("utf-8") + b"\0")
     for relative, path in _source_files(root):
         digest.update(relative.encode("utf-8") + b"\0")
@@ -192,15 +198,40 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
             "key": key, "full_name": manifest.full_name, "version": manifest.version,
             "format": f"{manifest.format_name}/{manifest.format_version}"})
         os.chmod(staging, 0o755)
-        if not force and read_build_key(directory) == key:
-            # another process (a serve worker, a parallel run) wrote the same build meanwhile
-            # and may be importing from it: keep it rather than pull it from under its feet
-            shutil.rmtree(staging)
-            return directory, False
-        if os.path.isdir(directory):
-            shutil.rmtree(directory)
-        os.replace(staging, directory)
+        written = _install(staging, directory, key, force)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return directory, True
+    return directory, written
+
+
+def _install(staging: str, directory: str, key: str, force: bool) -> bool:
+    """Rename the finished build ``staging`` to ``directory``; whether it was installed.
+
+    Other processes (serve workers, ``-j`` workers, a second ``mplc run``) may build the same
+    package at the same time and import from ``directory`` meanwhile: a rename is atomic, so
+    they see a whole build or none. A build of the same key another process finished first
+    is kept (they may be importing from it) and ours dropped; any other build is renamed aside
+    before ours takes its place, and removed after."""
+    for _ in range(_INSTALL_ATTEMPTS):
+        if not force and read_build_key(directory) == key and _intact(directory):
+            shutil.rmtree(staging)
+            return False
+        if os.path.isdir(directory) and not os.path.islink(directory):
+            aside = tempfile.mkdtemp(prefix=".old-", dir=os.path.dirname(directory))
+            try:
+                os.replace(directory, aside)
+            except FileNotFoundError:
+                pass  # another process moved it first
+            shutil.rmtree(aside, ignore_errors=True)
+        elif os.path.lexists(directory):  # a file or link where the package goes: mplc wrote no such thing
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(directory)
+        try:
+            os.replace(staging, directory)
+            return True
+        except OSError as error:
+            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            # another process installed its build between our two renames: look at it again
+    raise OSError(errno.EBUSY, "other processes keep replacing the compiled package", directory)
