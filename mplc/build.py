@@ -10,7 +10,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from mplc import buildrecord
 from mplc.codegen import BUILD_FILE, cache_key, write_package
@@ -18,6 +18,7 @@ from mplc.contracts.forms import FormsGenerator
 from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
 from mplc.frontend import check_packages, load_packages
 from mplc.ir import Pos
+from mplc.parallel import write_packages
 
 CORE_LIBRARY = "io.murano"
 CORE_LIBRARY_PATH = os.path.join(os.path.dirname(__file__), "corelib", CORE_LIBRARY)
@@ -281,19 +282,21 @@ def _relative_outcome(outcome: PackageOutcome, output: str) -> dict:
 def compile_packages(paths: Iterable[str], output: str, *, force: bool = False,
                      fast_paths: bool = True, emit_source: bool = False,
                      default_format: str | None = None,
-                     sink: DiagnosticSink | None = None) -> list[str]:
+                     sink: DiagnosticSink | None = None, jobs: int = 1,
+                     progress: Callable[[int, int], None] | None = None) -> list[str]:
     """``mplc compile`` as a function: the written package directories under ``output``.
 
     Each package is compiled on its own: one with errors is not written, the others are.
     ``force`` rewrites packages whose output is up to date. Diagnostics go to ``sink`` when one
     is given; when any package (or PATH) had errors, ``CompileError`` is raised after the good
-    packages were written."""
+    packages were written. ``jobs`` processes compile the modules (``mplc.parallel``), and
+    ``progress(done, total)`` hears of each module written."""
     sink = sink if sink is not None else DiagnosticSink()
     packages = load_checked(paths, sink, default_format=default_format)
     outcomes, _ = partition_diagnostics(packages, sink.diagnostics)
-    written = [write_package(package, output, emit_source=emit_source, fast_paths=fast_paths,
-                             force=force)[0]
-               for package, outcome in zip(packages, outcomes) if not outcome.broken]
+    written = write_packages([package for package, outcome in zip(packages, outcomes) if not outcome.broken],
+                             output, jobs=jobs, emit_source=emit_source, fast_paths=fast_paths,
+                             force=force, progress=progress)
     if sink.has_errors:
         raise CompileError(sink.diagnostics)
     return written

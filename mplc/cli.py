@@ -88,7 +88,9 @@ COMMANDS = {
         _argument("-o", "--output", required=True, metavar="OUT",
                   help="the directory compiled packages are written to"),
         _argument("--emit-source", action="store_true",
-                  help="also write readable .py files (never imported)")),
+                  help="also write readable .py files (never imported)"),
+        _argument("-j", "--jobs", type=int, default=0, metavar="N",
+                  help="compile in N processes (default 0: one per core)")),
     "run": _command(
         "run", "load an object model and call a method", *_PATH_OPTIONS,
         _argument("--model", required=True, help="JSON object model, Objects document, or class name"),

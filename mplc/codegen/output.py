@@ -14,6 +14,7 @@ import importlib.util
 import os
 import re
 import shutil
+import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -109,18 +110,39 @@ def compile_package(package: ir.Package, fast_paths: bool = True) -> list[Compil
 
     ``fast_paths=False`` leaves every expression to the runtime's yaql bridge (plain yaql
     evaluation, the benchmark's comparison column)."""
+    return [compile_module(package, index, fast_paths) for index in range(module_count(package))]
+
+
+def module_count(package: ir.Package) -> int:
+    return 1 + len(package.classes)
+
+
+def compile_module(package: ir.Package, index: int, fast_paths: bool = True) -> CompiledModule:
+    """Module ``index`` of ``package`` (0 is ``__init__``, then the classes in sorted name
+    order); each is compiled on its own, so any subset can be compiled in any process."""
     classes = sorted(package.classes, key=lambda cls: cls.name)
-    names = {cls.name: f"c{index:04d}" for index, cls in enumerate(classes)}
-    format_version = package.manifest.format_version
-    modules = [_compiled("__init__", package_module(package, names), package.manifest.pos.file)]
-    for cls in classes:
-        modules.append(_compiled(names[cls.name], class_module(cls, format_version, fast_paths),
-                                 cls.source_file))
-    return modules
+    names = {cls.name: f"c{number:04d}" for number, cls in enumerate(classes)}
+    if index == 0:
+        return _compiled("__init__", package_module(package, names), package.manifest.pos.file)
+    cls = classes[index - 1]
+    return _compiled(names[cls.name], class_module(cls, package.manifest.format_version, fast_paths),
+                     cls.source_file)
 
 
 def _compiled(name: str, tree: ast.Module, yaml_path: str) -> CompiledModule:
-    return CompiledModule(name, tree, compile(tree, os.path.abspath(yaml_path), "exec", dont_inherit=True))
+    code = compile(tree, os.path.abspath(yaml_path), "exec", dont_inherit=True)
+    return CompiledModule(name, tree, _interned_names(code))
+
+
+def _interned_names(code: CodeType) -> CodeType:
+    """``code`` with its functions' names interned. Python interns the names a code object
+    uses, not its own name: marshal would write that name as interned or not depending on
+    whether the process happened to hold an interned copy already (from another module it
+    compiled), and the .pyc bytes would depend on which process compiled which modules."""
+    constants = tuple(_interned_names(constant) if isinstance(constant, CodeType) else constant
+                      for constant in code.co_consts)
+    return code.replace(co_name=sys.intern(code.co_name), co_qualname=sys.intern(code.co_qualname),
+                        co_consts=constants)
 
 
 def _copy_package_files(package: ir.Package, destination: str) -> None:
@@ -171,6 +193,69 @@ def _intact(package_directory: str) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class PackageBuild:
+    """A package being written: its modules go into ``staging``, which ``finish_build`` renames
+    to ``directory`` (modules may be written by several processes meanwhile)."""
+
+    package: ir.Package
+    directory: str
+    staging: str
+    key: str
+    emit_source: bool
+    fast_paths: bool
+
+    @property
+    def module_count(self) -> int:
+        return module_count(self.package)
+
+
+def package_directory(package: ir.Package, output: str) -> str:
+    return os.path.join(output, package_dir_name(package.manifest.full_name, package.manifest.version))
+
+
+def start_build(package: ir.Package, output: str, emit_source: bool = False, fast_paths: bool = True,
+                force: bool = False) -> PackageBuild | None:
+    """A staging directory for ``package`` under ``output``; None when its directory already
+    holds a whole build of the package's key (and not ``force``)."""
+    key = build_key(package, emit_source, fast_paths)
+    directory = package_directory(package, output)
+    if not force and read_build_key(directory) == key and _intact(directory):
+        return None
+    os.makedirs(output, exist_ok=True)
+    return PackageBuild(package, directory, tempfile.mkdtemp(prefix=".build-", dir=output), key,
+                        emit_source, fast_paths)
+
+
+def write_modules(build: PackageBuild, indices) -> None:
+    """Compile modules ``indices`` (see ``compile_module``) into the build's staging directory."""
+    with _cyclic_gc_paused():
+        for index in indices:
+            module = compile_module(build.package, index, build.fast_paths)
+            _write(os.path.join(build.staging, module.name + ".pyc"),
+                   bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
+            if build.emit_source:
+                _write(os.path.join(build.staging, module.name + SOURCE_SUFFIX),
+                       readable_source(module.tree, module.code.co_filename).encode("utf-8"))
+            del module  # dropped before the next is built: one tree alive at a time
+
+
+def finish_build(build: PackageBuild, force: bool = False) -> bool:
+    """Add the package's files and build record to the staging directory (every module
+    written) and install it; whether it was installed (see ``_install``)."""
+    manifest = build.package.manifest
+    _copy_package_files(build.package, build.staging)
+    buildrecord.write_record(build.staging, {
+        "key": build.key, "full_name": manifest.full_name, "version": manifest.version,
+        "format": f"{manifest.format_name}/{manifest.format_version}"})
+    os.chmod(build.staging, 0o755)
+    return _install(build.staging, build.directory, build.key, force)
+
+
+def abandon_build(build: PackageBuild) -> None:
+    shutil.rmtree(build.staging, ignore_errors=True)
+
+
 def write_package(package: ir.Package, output: str, emit_source: bool = False,
                   fast_paths: bool = True, force: bool = False) -> tuple[str, bool]:
     """Write ``package`` under ``output``; returns (its directory, whether anything was written).
@@ -178,31 +263,15 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
     A directory whose build file already holds the package's key is left untouched, unless
     ``force``.
     """
-    manifest = package.manifest
-    key = build_key(package, emit_source, fast_paths)
-    directory = os.path.join(output, package_dir_name(manifest.full_name, manifest.version))
-    if not force and read_build_key(directory) == key and _intact(directory):
-        return directory, False
-    os.makedirs(output, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix=".build-", dir=output)
+    build = start_build(package, output, emit_source, fast_paths, force)
+    if build is None:
+        return package_directory(package, output), False
     try:
-        with _cyclic_gc_paused():
-            for module in compile_package(package, fast_paths):
-                _write(os.path.join(staging, module.name + ".pyc"),
-                       bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
-                if emit_source:
-                    _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
-                           readable_source(module.tree, module.code.co_filename).encode("utf-8"))
-        _copy_package_files(package, staging)
-        buildrecord.write_record(staging, {
-            "key": key, "full_name": manifest.full_name, "version": manifest.version,
-            "format": f"{manifest.format_name}/{manifest.format_version}"})
-        os.chmod(staging, 0o755)
-        written = _install(staging, directory, key, force)
+        write_modules(build, range(build.module_count))
+        return build.directory, finish_build(build, force)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        abandon_build(build)
         raise
-    return directory, written
 
 
 def _install(staging: str, directory: str, key: str, force: bool) -> bool:
