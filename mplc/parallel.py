@@ -13,6 +13,7 @@ import gc
 import math
 import multiprocessing
 import os
+import signal
 from typing import Callable
 
 from mplc import ir
@@ -99,6 +100,9 @@ def _write_in_workers(builds: list[PackageBuild], pieces: list[tuple[int, range]
 
 
 def _receive(builds: list[PackageBuild]) -> None:
+    """A worker's start: it keeps the builds, and leaves Ctrl-C to the parent, which stops the
+    pool and removes the unfinished builds (a worker would print a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _builds[:] = builds
 
 
