@@ -13,9 +13,11 @@ mplc and its twin run in turn in one process: on a shared machine wall-clock med
 one after the other moved by a third between two runs of the harness, the interleaved best by a
 few percent (their medians are kept in the JSON, under ``extra``). Every run starts from the
 same state, as the twin's runs do: the call workloads collect the objects earlier runs made before
-each run, untimed (the cost of collecting is reported beside), and the model workload loads into
-a fresh runtime. The front-end, compile and import workloads keep wall-clock medians: they read
-and write files.
+each run, untimed (the cost of collecting is reported beside), and the model and deployment
+workloads load into a fresh runtime. The deployment row (an Environment of the tests, web and
+database applications on instances, deployed on the simulated cloud as `mplc run` does) has no
+twin; its note gives the MuranoPL method calls of one deploy and the time per call. The
+front-end, compile and import workloads keep wall-clock medians: they read and write files.
 """
 
 from __future__ import annotations
@@ -66,8 +68,9 @@ CALL_WORKLOADS = [
                  "list_pipeline"),
 ]
 
-OTHER_WORKLOADS = ["model load+serialize 10000", "front end 300 files", "compile 300 files",
-                   "compile 300 files, -j all cores",
+DEPLOY_WORKLOAD = "deploy multi-tier environment"
+OTHER_WORKLOADS = ["model load+serialize 10000", DEPLOY_WORKLOAD, "front end 300 files",
+                   "compile 300 files", "compile 300 files, -j all cores",
                    "import compiled package"]
 
 REPOSITORY = os.path.dirname(HERE)
@@ -80,6 +83,11 @@ CLI_WORKLOADS = {
         ["run", "--path", HELLO, "--model", os.path.join(HELLO, "object-model.json")], 5.0),
 }
 IMPORT_YAQL_YAML = [sys.executable, "-c", "import collections.abc, yaql, yaml"]
+# The deployment row: the tests' web + database Environment (two applications, each on its own
+# instance, on the bundled core library), deployed on the simulated cloud as `mplc run` does.
+DEPLOYMENT_MODEL = os.path.join(REPOSITORY, "tests", "corelib", "data", "deployments",
+                                "web-and-database.json")
+DEPLOYMENT_PACKAGES = [os.path.join(REPOSITORY, "tests", "natives", "data", "deploy_apps")]
 
 
 @dataclass
@@ -114,8 +122,10 @@ def _interleaved_cpu_times(functions, budget_seconds: float = 3.0, min_runs: int
                            max_runs: int = 40, before=None) -> list[list[float]]:
     """CPU seconds of each run of each function, the functions run in turn (after one warm-up
     run each), so that load on the machine falls on all of them alike. ``before``, when given,
-    runs untimed before every run of any function."""
+    runs untimed before every run of any function, the warm-up runs too."""
     for function in functions:
+        if before is not None:
+            before()
         function()
     times = [[] for _ in functions]
     started = time.perf_counter()
@@ -218,6 +228,71 @@ def run_model_workload(cache_dir: str) -> Row:
     return row
 
 
+def _count_method_calls(run) -> int:
+    """How many MuranoPL methods ``run()`` calls: method bodies entered (``_bodyN`` in compiled
+    modules) less those a body's direct way in turned away (it enters the body again through
+    ``enter_slowly``), plus native methods (each call makes a ``NativeCall``)."""
+    from mplc.runtime.fast_paths import enter_slowly
+    from mplc.runtime.natives import NativeCall
+    turned_away, native = enter_slowly.__code__, NativeCall.__init__.__code__
+    counts = {"body": 0, "turned away": 0, "native": 0}
+
+    def profile(frame, event, _):
+        if event == "call":
+            code = frame.f_code
+            if code.co_name.startswith("_body"):
+                counts["body"] += 1
+            elif code is turned_away:
+                counts["turned away"] += 1
+            elif code is native:
+                counts["native"] += 1
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return counts["body"] - counts["turned away"] + counts["native"]
+
+
+def run_deploy_workload(cache_dir: str) -> Row:
+    """Load the Environment, call its ``deploy``, end the run and serialize the model, as
+    `mplc run` does, each run in a fresh runtime made before the timing (the packages compiled
+    once, cached). No Python twin: it would be the core library written again. The note gives
+    the MuranoPL method calls a deploy makes (counted in a run of its own) and the time per call."""
+    import mplc
+    from mplc.runtime.system.cloud import records
+    with open(DEPLOYMENT_MODEL, encoding="utf-8") as handle:
+        model = json.load(handle)
+    row = Row(DEPLOY_WORKLOAD)
+    fresh = {}
+
+    def prepare(fast_paths=True):
+        fresh["runtime"] = mplc.Runtime(DEPLOYMENT_PACKAGES, cache_dir=cache_dir, fast_paths=fast_paths)
+        gc.collect()
+
+    def deploy():
+        runtime = fresh["runtime"]
+        runtime.call(runtime.load(model), "deploy")
+        runtime.finish()
+        return runtime.serialize()
+
+    prepare()
+    calls = _count_method_calls(deploy)
+    plans = len(records(fresh["runtime"].executor)["agentPlans"])
+    (mplc_times,) = _interleaved_cpu_times([deploy], before=prepare)
+    (plain_times,) = _interleaved_cpu_times([deploy], min_runs=3, max_runs=5,
+                                            before=lambda: prepare(fast_paths=False))
+    row.mplc, row.plain_yaql = min(mplc_times), min(plain_times)
+    row.note = f"{calls} method calls, {_format_seconds(row.mplc / calls)}/call"
+    if plans != 2:  # the web server's and the database's, as Murano's engine sent them
+        row.note += f"; {plans} agent plans sent, not 2"
+    row.extra.update(runs=len(mplc_times), mplc_median=statistics.median(mplc_times),
+                     method_calls=calls, seconds_per_method_call=row.mplc / calls, agent_plans=plans)
+    row.peak_rss_mb = _peak_rss_mb()
+    return row
+
+
 def run_frontend_workloads(name: str, cache_dir: str) -> Row:
     import frontend_throughput
     from mplc.diagnostics import DiagnosticSink
@@ -292,6 +367,8 @@ def run_one(name: str, cache_dir: str) -> Row:
             return run_call_workload(workload, cache_dir)
     if name == "model load+serialize 10000":
         return run_model_workload(cache_dir)
+    if name == DEPLOY_WORKLOAD:
+        return run_deploy_workload(cache_dir)
     return run_frontend_workloads(name, cache_dir)
 
 
