@@ -14,10 +14,10 @@ one after the other moved by a third between two runs of the harness, the interl
 few percent (their medians are kept in the JSON, under ``extra``). Every run starts from the
 same state, as the twin's runs do: the call workloads collect the objects earlier runs made before
 each run, untimed (the cost of collecting is reported beside), and the model and deployment
-workloads load into a fresh runtime. The deployment row (an Environment of the tests, web and
-database applications on instances, deployed on the simulated cloud as `mplc run` does) has no
-twin; its note gives the MuranoPL method calls of one deploy and the time per call. The
-front-end, compile and import workloads keep wall-clock medians: they read and write files.
+workloads load into a fresh runtime. The deployment rows (Environments of the tests with web and
+database tiers on instances, deployed on the simulated cloud as `mplc run` does) have no twin;
+their note gives the MuranoPL method calls of one deploy and the time per call. The front-end,
+compile and import workloads keep wall-clock medians: they read and write files.
 """
 
 from __future__ import annotations
@@ -68,11 +68,6 @@ CALL_WORKLOADS = [
                  "list_pipeline"),
 ]
 
-DEPLOY_WORKLOAD = "deploy multi-tier environment"
-OTHER_WORKLOADS = ["model load+serialize 10000", DEPLOY_WORKLOAD, "front end 300 files",
-                   "compile 300 files", "compile 300 files, -j all cores",
-                   "import compiled package"]
-
 REPOSITORY = os.path.dirname(HERE)
 HELLO = os.path.join(REPOSITORY, "examples", "hello")
 # CLI rows: the command, and its target as a multiple of the twin, ``import yaql, yaml`` in a
@@ -83,11 +78,25 @@ CLI_WORKLOADS = {
         ["run", "--path", HELLO, "--model", os.path.join(HELLO, "object-model.json")], 5.0),
 }
 IMPORT_YAQL_YAML = [sys.executable, "-c", "import collections.abc, yaql, yaml"]
-# The deployment row: the tests' web + database Environment (two applications, each on its own
-# instance, on the bundled core library), deployed on the simulated cloud as `mplc run` does.
-DEPLOYMENT_MODEL = os.path.join(REPOSITORY, "tests", "corelib", "data", "deployments",
-                                "web-and-database.json")
-DEPLOYMENT_PACKAGES = [os.path.join(REPOSITORY, "tests", "natives", "data", "deploy_apps")]
+# The deployment rows: Environments of the tests, deployed on the simulated cloud as `mplc run`
+# does. web + database: two applications, each on its own instance, on the bundled core library.
+# two-tier: a replicated web tier (io.murano.applications, Murano's own package, which the tests
+# fetch into their cache) in front of a database server with a volume; agents answer as
+# two-tier.cloud.json scripts. The packages are the tests' files, used where they are.
+DEPLOYMENTS = os.path.join(REPOSITORY, "tests", "corelib", "data", "deployments")
+MURANO_APPLICATIONS = os.path.join(
+    os.environ.get("MPLC_TEST_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "mplc-tests"),
+    "murano-16.0.0-meta", "io.murano.applications")
+DEPLOY_WORKLOADS = {  # name: (model, packages, agent plans Murano's engine sent)
+    "deploy multi-tier environment (web + database)": (
+        "web-and-database", [os.path.join(REPOSITORY, "tests", "natives", "data", "deploy_apps")], 2),
+    "deploy multi-tier environment (two-tier, io.murano.applications)": (
+        "two-tier", [MURANO_APPLICATIONS,
+                     os.path.join(REPOSITORY, "tests", "corelib", "data", "multitier")], 7),
+}
+OTHER_WORKLOADS = ["model load+serialize 10000", *DEPLOY_WORKLOADS, "front end 300 files",
+                   "compile 300 files", "compile 300 files, -j all cores",
+                   "import compiled package"]
 
 
 @dataclass
@@ -255,20 +264,31 @@ def _count_method_calls(run) -> int:
     return counts["body"] - counts["turned away"] + counts["native"]
 
 
-def run_deploy_workload(cache_dir: str) -> Row:
+def run_deploy_workload(name: str, cache_dir: str) -> Row:
     """Load the Environment, call its ``deploy``, end the run and serialize the model, as
     `mplc run` does, each run in a fresh runtime made before the timing (the packages compiled
     once, cached). No Python twin: it would be the core library written again. The note gives
     the MuranoPL method calls a deploy makes (counted in a run of its own) and the time per call."""
     import mplc
-    from mplc.runtime.system.cloud import records
-    with open(DEPLOYMENT_MODEL, encoding="utf-8") as handle:
+    from mplc.runtime.system.cloud import AgentResults, answer_agents_with, records
+    deployment, packages, expected_plans = DEPLOY_WORKLOADS[name]
+    row = Row(name)
+    if not all(os.path.isdir(path) for path in packages):
+        row.note = f"skipped: no {MURANO_APPLICATIONS} (the tests fetch it)"
+        return row
+    with open(os.path.join(DEPLOYMENTS, f"{deployment}.json"), encoding="utf-8") as handle:
         model = json.load(handle)
-    row = Row(DEPLOY_WORKLOAD)
+    cloud = os.path.join(DEPLOYMENTS, f"{deployment}.cloud.json")
+    agent_results = None
+    if os.path.exists(cloud):
+        with open(cloud, encoding="utf-8") as handle:
+            agent_results = json.load(handle)["agentResults"]
     fresh = {}
 
     def prepare(fast_paths=True):
-        fresh["runtime"] = mplc.Runtime(DEPLOYMENT_PACKAGES, cache_dir=cache_dir, fast_paths=fast_paths)
+        runtime = fresh["runtime"] = mplc.Runtime(packages, cache_dir=cache_dir, fast_paths=fast_paths)
+        if agent_results is not None:
+            answer_agents_with(runtime.executor, AgentResults(agent_results))
         gc.collect()
 
     def deploy():
@@ -285,8 +305,8 @@ def run_deploy_workload(cache_dir: str) -> Row:
                                             before=lambda: prepare(fast_paths=False))
     row.mplc, row.plain_yaql = min(mplc_times), min(plain_times)
     row.note = f"{calls} method calls, {_format_seconds(row.mplc / calls)}/call"
-    if plans != 2:  # the web server's and the database's, as Murano's engine sent them
-        row.note += f"; {plans} agent plans sent, not 2"
+    if plans != expected_plans:
+        row.note += f"; {plans} agent plans sent, not {expected_plans}"
     row.extra.update(runs=len(mplc_times), mplc_median=statistics.median(mplc_times),
                      method_calls=calls, seconds_per_method_call=row.mplc / calls, agent_plans=plans)
     row.peak_rss_mb = _peak_rss_mb()
@@ -367,8 +387,8 @@ def run_one(name: str, cache_dir: str) -> Row:
             return run_call_workload(workload, cache_dir)
     if name == "model load+serialize 10000":
         return run_model_workload(cache_dir)
-    if name == DEPLOY_WORKLOAD:
-        return run_deploy_workload(cache_dir)
+    if name in DEPLOY_WORKLOADS:
+        return run_deploy_workload(name, cache_dir)
     return run_frontend_workloads(name, cache_dir)
 
 
