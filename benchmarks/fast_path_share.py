@@ -13,9 +13,10 @@ types its guards admit:
   Format 1.3 and of a Format 1.0 package, and is served when the body calls no ``_r.call`` (the
   runtime's generic yaql call) for it;
 - a method called as ``x.f()``: its call site (``MethodCall``) runs yaql's standard queries
-  (``fast_paths.QUERIES``) directly, and MuranoPL methods (origin ``MuranoPL`` only) directly
-  on the receiver's class, resolved once per class; every other method (Python-backed
-  system classes, murano's functions) goes through yaql and is not served.
+  (``fast_paths.QUERIES``) directly, and MuranoPL methods (origin ``MuranoPL``) and the
+  methods of Python-backed system classes (origin ``system-class``, when mplc's natives
+  define a method of that name) directly on the receiver's class, resolved once per class;
+  every other method goes through yaql and is not served.
 Names beyond the corpus table's top 60 are counted as not served.
 """
 
@@ -32,6 +33,7 @@ import mplc  # noqa: F401  (imports collections.abc before yaql)
 from mplc.codegen.output import compile_package
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend import load_packages
+from mplc.runtime import natives
 from mplc.runtime.fast_paths import QUERIES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -105,9 +107,20 @@ def bridged_samples(samples: list[str], format_version: str) -> list[bool]:
             for index in range(len(samples))]
 
 
-def method_served(name: str, origin: str) -> bool:
+def native_method_names() -> frozenset:
+    """The names of the methods mplc's natives (system classes in Python) define."""
+    return frozenset(method.name for native_class in natives.registered_classes() for method in native_class.methods)
+
+
+def method_served(name: str, origin: str, native_names: frozenset) -> bool:
     arity = METHOD_ARITIES.get(name, 0)
-    return (name, arity) in QUERIES or (name, None) in QUERIES or origin == "MuranoPL"
+    if (name, arity) in QUERIES or (name, None) in QUERIES:
+        return True
+    origins = set(origin.split("+"))
+    if "system-class" in origins and name in native_names:
+        origins -= {"system-class", "yaql", "murano"}  # a library function of the name is not a method of objects
+        return origins <= {"MuranoPL"}
+    return origins == {"MuranoPL"}
 
 
 def share(format_version: str, verbose: bool) -> float:
@@ -120,11 +133,12 @@ def share(format_version: str, verbose: bool) -> float:
     bridged = bridged_samples(function_samples + operator_samples, format_version)
     served = 0.0
     lines = []
+    native_names = native_method_names()
     for (name, sites, as_function, as_method, origin), bridge in zip(functions, bridged):
         known = (as_function or 0) + (as_method or 0)
         function_share = (as_function / known) if known else 0.0
         function_sites, method_sites = sites * function_share, sites * (1 - function_share)
-        served_here = (0.0 if bridge else function_sites) + (method_sites if method_served(name, origin) else 0.0)
+        served_here = (0.0 if bridge else function_sites) + (method_sites if method_served(name, origin, native_names) else 0.0)
         served += served_here
         lines.append((name, sites, served_here))
     for (name, sites), bridge in zip(operators, bridged[len(functions):]):

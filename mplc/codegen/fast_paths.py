@@ -168,6 +168,13 @@ def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
                    for arg in args)
 
 
+def _method_arguments(args: tuple[ir.Expr, ...]) -> bool:
+    """Positional arguments of a method call: no ``name => value``; a bare keyword (``k`` in
+    ``$o.getAttr(k)``) is the string ``'k'`` to every method a site runs directly (yaql hands
+    it over as a constant, which the stubs' and queries' parameter types unwrap)."""
+    return not any(isinstance(arg, (ir.MappingRule, ir.SkippedArgument)) for arg in args)
+
+
 # Keywords another overload of murano's ``new`` takes, or that reach its own hidden parameters.
 _NEW_OVERLOAD_KEYWORDS = frozenset(("typeName", "parameters", "owner", "objectName", "extra", "model"))
 
@@ -718,7 +725,7 @@ class FastPaths:
                 # objects' properties, mostly) the test would grow the code for nothing
                 return _triple_call(at, site, self.builder.expression_code(receiver))
             return self._key_read(at, site, member.name, self.builder.expression_code(receiver))
-        if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
+        if isinstance(member, ir.Function) and member.uses_receiver and _method_arguments(member.args) \
                 and not member.name.startswith("#"):
             site = self._method_site(at, member)
             if self.builder.locals is None:
@@ -987,7 +994,7 @@ class FastPaths:
         if not (isinstance(tree, ir.Function) and tree.name == "#operator_." and len(tree.args) == 2):
             return False
         receiver, member = tree.args
-        return (isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args)
+        return (isinstance(member, ir.Function) and member.uses_receiver and _method_arguments(member.args)
                 and not member.name.startswith("#") and self.context_free(receiver)
                 and all(self.context_free(arg) for arg in member.args))
 

@@ -882,6 +882,29 @@ that method is the only one of the name that accepts the receiver (dictionaries 
 only under the legacy library, which keeps the bridge)."""
 
 
+NATIVE_USAGES = frozenset(("Runtime", "Action", "Static"))
+
+
+class NativeMethodCall:
+    """How a method-call site calls a native (Python-backed) method that one receiver class
+    resolves: what its yaql stub does once yaql has picked it (each argument quota-checked as
+    yaql's parameter types check it, ``Executor.invoke`` with the context yaql's ``#operator_.``
+    calls the stub in, the caller's linked with the receiver class's, and the result
+    quota-checked as yaql's runner checks it), without yaql's overload resolution."""
+
+    __slots__ = ("method", "invoke")
+
+    def __init__(self, method):
+        self.method = method
+        self.invoke = method.declaring_type.executor.invoke
+
+    def call(self, receiver, caller, engine, *values):
+        for value in values:
+            quota(engine, value)
+        caller = bridge.link(as_context(caller), receiver.type.context)
+        return quota(engine, self.invoke(self.method, receiver, values, _NO_KEYWORDS, caller))
+
+
 class MethodCall:
     """``receiver.name(args...)`` at one call site: MuranoPL methods resolved once per receiver
     class (kept by the class, so a dropped runtime's types are not held by compiled modules).
@@ -947,8 +970,11 @@ class MethodCall:
         if len(found) != 1 or murano_type.imports or murano_type.name in murano_type.executor.mocks:
             return None
         method = found[0]
-        if (method.native is not None or method.usage not in ("Runtime", "Action")
-                or len(self.arguments) > len(method.arguments)
+        native = method.native is not None
+        if native:
+            if method.usage not in NATIVE_USAGES:
+                return None
+        elif (method.usage not in ("Runtime", "Action") or len(self.arguments) > len(method.arguments)
                 or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
             return None
         if type(context) is dict:
@@ -963,6 +989,8 @@ class MethodCall:
         if any(_other_method(definition) for level in context.collect_functions(self.name, _is_method)
                for definition in level):
             return None
+        if native:
+            return NativeMethodCall(method).call
         plan = method.declaring_type.executor.call_plan(method)
         if (method.spec.direct_entry and len(self.arguments) == len(method.arguments)
                 and not any(self.literal_nulls) and plan.synchronize is None):

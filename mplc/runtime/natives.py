@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 import typing
 from collections.abc import Mapping, Sequence, Set
 from importlib import metadata as importlib_metadata
@@ -126,6 +127,15 @@ class NativeCall:
         self.extension = extension
 
 
+def _exact_types(hint) -> frozenset:
+    """The plain classes a parameter hint names (``str | None``: str and NoneType), whose exact
+    instances typeguard always accepts; empty for ``Any`` and generic hints."""
+    members = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    return frozenset(type(None) if member is None else member for member in members
+                     if member is None or (isinstance(member, type) and not typing.get_args(member)
+                                           and member is not typing.Any))
+
+
 class NativeFunction:
     """A Python function seen as a MuranoPL method: its MuranoPL parameter names, defaults and
     annotations (checked with typeguard on every call from MuranoPL)."""
@@ -154,6 +164,7 @@ class NativeFunction:
         self.varargs = next((p.name for p in exposed if p.kind is kinds.VAR_POSITIONAL), None)
         self.kwargs = next((p.name for p in exposed if p.kind is kinds.VAR_KEYWORD), None)
         self._hints = None
+        self._exact_types = {}
 
     @property
     def hints(self):
@@ -164,9 +175,15 @@ class NativeFunction:
 
     def check(self, python_name, value):
         """A value its Python parameter's type does not take fails as yaql fails the native's
-        typed parameter in the reference: ArgumentException "Invalid argument <parameter>"."""
+        typed parameter in the reference: ArgumentException "Invalid argument <parameter>".
+        A value of exactly one of the plain classes the hint names passes without typeguard."""
         hint = self.hints.get(python_name)
         if hint is None:
+            return
+        exact = self._exact_types.get(python_name)
+        if exact is None:
+            exact = self._exact_types[python_name] = _exact_types(hint)
+        if type(value) in exact:
             return
         try:
             typeguard.check_type(value, hint)
@@ -289,6 +306,11 @@ class NativeClass:
         if part.extension is None:
             self.construct(part, {}, context, executor)
         return part.extension
+
+
+def registered_classes() -> tuple:
+    """Every registered native class (the core library's and the extensions' found so far)."""
+    return tuple(_registry.values())
 
 
 def _method_spec(method: NativeMethod) -> MethodSpec:

@@ -37,6 +37,35 @@ Properties:
   children:
     Contract: [$.class(Node)]
     Default: []
+---
+Namespaces:
+  =: tests.fast
+  std: io.murano
+Name: Keeper
+Extends: std:Object
+Methods:
+  keep:
+    Arguments:
+      - target:
+          Contract: $.class(std:Object)
+    Body:
+      - $target.setAttr(k, [kept, $target.getAttr(k, none)])
+      - $targets: $target.getAttr(k)
+      - $mine: $this.getAttr(k, mine)
+      - Return: [$targets, $mine]
+---
+Namespaces:
+  =: tests.fast
+  std: io.murano
+Name: Shadow
+Extends: std:Object
+Methods:
+  getAttr:
+    Arguments:
+      - name:
+          Contract: $.string()
+    Body:
+      - Return: [shadowed, $name]
 """
 
 CASES = [
@@ -141,6 +170,53 @@ Methods:
       - $named: dict($big.select([format('n{0}', $.value), $.value]))
       - Return: [$big.select($.value), $nodes.select($.value).sum(), $named, $named.values().sum(), $nodes.len()]
 """, [[5, 3], 9, {"n5": 5, "n3": 3}, 8, 3]),
+    ("native getAttr and setAttr: the owner is the calling class", """
+Methods:
+  run:
+    Body:
+      - $this.setAttr(k, 1)
+      - $this.setAttr(k, 2, 'tests.fast.Keeper')
+      - $keeper: new(Keeper)
+      - $kept: $keeper.keep($this)
+      - $calls: list(1, 2).select($this.getAttr(k, $))
+      - $own: $this.getAttr(k)
+      - $keepers: $this.getAttr(k, 0, Keeper)
+      - $missing: $this.getAttr(missing, d)
+      - Return: [$own, $keepers, $kept, $calls, $missing]
+""", [1, ["kept", 2], [["kept", 2], "mine"], [1, 1], "d"]),
+    ("a MuranoPL method named as a native one", """
+Methods:
+  run:
+    Body:
+      - $shadow: new(Shadow)
+      - $x: $shadow.getAttr(x)
+      - $shadow.setAttr(y, 1)
+      - Return: $x
+""", ["shadowed", "x"]),
+    ("native getAttr with too many arguments", """
+Methods:
+  run:
+    Body:
+      - Return: $this.getAttr(k, 1, Keeper, 4)
+""", ("ArgumentException", "")),
+    ("native setAttr with an owner that is no class", """
+Methods:
+  run:
+    Body:
+      - Return: $this.setAttr(k, 1, 'tests.fast.Missing')
+""", ("NoClassFound", "tests.fast.Missing")),
+    ("native toString of an exception", """
+Methods:
+  run:
+    Body:
+      - Try:
+          - Throw: Oops
+            Message: bad
+        Catch:
+          - As: e
+            Do:
+              - Return: $e.toString().substring(0, 20)
+""", "tests.fast.Oops: bad"),
     ("format with a format string that is not a string", """
 Methods:
   run:
@@ -156,7 +232,8 @@ def _package(root, test_class: str) -> str:
     (root / "Classes" / "Ext.yaml").write_text(HELPERS)
     manifest = {"Format": "1.3", "Type": "Library", "FullName": "tests.fast", "Version": "0.0.0",
                 "Classes": {"tests.fast.Test": "Test.yaml", "tests.fast.Ext": "Ext.yaml",
-                            "tests.fast.Node": "Ext.yaml"}}
+                            "tests.fast.Node": "Ext.yaml", "tests.fast.Keeper": "Ext.yaml",
+                            "tests.fast.Shadow": "Ext.yaml"}}
     (root / "manifest.yaml").write_text(yaml.safe_dump(manifest))
     return str(root)
 
