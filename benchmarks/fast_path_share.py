@@ -13,7 +13,8 @@ types its guards admit:
   Format 1.3 and of a Format 1.0 package, and is served when the body calls no ``_r.call`` (the
   runtime's generic yaql call) for it;
 - a method called as ``x.f()``: its call site (``MethodCall``) runs yaql's standard queries
-  (``fast_paths.QUERIES``) directly, and MuranoPL methods (origin ``MuranoPL``) and the
+  (``fast_paths.QUERIES``) and murano's functions on objects (``fast_paths.OBJECT_FUNCTIONS``)
+  directly, and MuranoPL methods (origin ``MuranoPL``) and the
   methods of Python-backed system classes (origin ``system-class``, when mplc's natives
   define a method of that name) directly on the receiver's class, resolved once per class;
   every other method goes through yaql and is not served.
@@ -34,7 +35,7 @@ from mplc.codegen.output import compile_package
 from mplc.diagnostics import DiagnosticSink
 from mplc.frontend import load_packages
 from mplc.runtime import natives
-from mplc.runtime.fast_paths import QUERIES
+from mplc.runtime.fast_paths import OBJECT_FUNCTIONS, QUERIES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS_CALLS = os.path.join(HERE, "corpus_calls.md")
@@ -44,10 +45,11 @@ FUNCTION_SAMPLES = {
     "format": "format('{0}-{1}', $a, $b)", "new": "new('io.murano.Object')", "dict": "dict(a => $a, b => $b)",
     "call": "call($a, $b)", "list": "list($a, $b)", "range": "range(0, $a)", "concat": "concat('x', $a)",
     "switch": "switch($a => 1, true => 2)", "super": "super($a, $.b)", "cast": "cast($a, 'io.murano.Object')",
+    "randomName": "randomName()",
 }
 # Method arities for the ``QUERIES`` lookup (the corpus's usual form).
 METHOD_ARITIES = {"select": 1, "where": 1, "first": 0, "join": 1, "sum": 0, "keys": 0, "values": 0, "len": 0,
-                  "format": None}
+                  "format": None, "find": 1, "require": 0, "bind": 1, "pselect": 1}
 OPERATOR_SAMPLES = {
     ". (attribute)": "$a.b", ":": "std:Object", "= (equal)": "$a = $b", "[] (indexer)": "$a[$b]",
     "+": "$a + $b", "!= (not equal)": "$a != $b", "unary not": "not $a", "and": "$a and $b",
@@ -114,7 +116,7 @@ def native_method_names() -> frozenset:
 
 def method_served(name: str, origin: str, native_names: frozenset) -> bool:
     arity = METHOD_ARITIES.get(name, 0)
-    if (name, arity) in QUERIES or (name, None) in QUERIES:
+    if (name, arity) in QUERIES or (name, None) in QUERIES or (name, arity) in OBJECT_FUNCTIONS:
         return True
     origins = set(origin.split("+"))
     if "system-class" in origins and name in native_names:

@@ -25,6 +25,11 @@ FINAL = "_mplc_final"
 """The attribute that marks a FrozenDict final (the runtime's ``bridge.FINAL``, named by
 docs/compiled-modules.md)."""
 
+# murano's functions called ``f(x)`` with their ``_r.fast`` helper and arity: no MuranoPL code
+# can overload them (methods take receivers), in every Format.
+OBJECT_FUNCTION_HELPERS = {"id": ("object_id", 1), "name": ("object_name", 1), "typeinfo": ("object_type", 1),
+                           "trace": ("trace_value", 1), "randomName": ("random_name", 0)}
+
 BINARY_HELPERS = {
     "#operator_+": "add",
     "#operator_-": "subtract",
@@ -222,7 +227,8 @@ class FastPaths:
         at = PyAst(tree.pos)
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
-        if name in self.binary and len(args) == 2 and not _rejected_literal(name, args):
+        if name in self.binary and len(args) == 2 and not _rejected_literal(name, args) \
+                and not any(isinstance(arg, (ir.MappingRule, ir.SkippedArgument)) for arg in args):
             left, right = operand(args[0]), operand(args[1])
             if self.builder.locals is not None:
                 known_ints = all(is_int_expression(arg, self.builder.locals.int_keys) for arg in args)
@@ -234,6 +240,11 @@ class FastPaths:
                 if inline is not None:
                     return inline
             return _helper_call(at, self.binary[name], left, right)
+        if name == "#indexer" and self.legacy and len(args) == 2 and _plain_arguments(args):
+            # the legacy library's indexer takes its index unevaluated (a lambda)
+            return at.Call(func=fast_attribute(at, "legacy_index"),
+                           args=[operand(args[0]), self.builder.argument(args[1]), load(at, "context"),
+                                 load(at, "engine")], keywords=[])
         if name in COMPARISONS and len(args) == 2:
             return at.Compare(left=operand(args[0]), ops=[COMPARISONS[name]()],
                               comparators=[operand(args[1])])
@@ -355,7 +366,10 @@ class FastPaths:
             fast = self._to_string(at, operand(args[0]))
         elif name == "concat" and args and _plain_arguments(args):  # concat() is ambiguous in yaql
             fast = self._concat(at, [operand(arg) for arg in args])
-        elif name == "new" and not self.legacy and _new_arguments(args):
+        elif name in OBJECT_FUNCTION_HELPERS and len(args) == OBJECT_FUNCTION_HELPERS[name][1] \
+                and _plain_arguments(args):
+            fast = _helper_call(at, OBJECT_FUNCTION_HELPERS[name][0], *(operand(arg) for arg in args))
+        elif name == "new" and _new_arguments(args):
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
                 names = at.Tuple(elts=[at.Constant(value=arg.source.name) for arg in args[1:]], ctx=ast.Load())

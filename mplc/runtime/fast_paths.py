@@ -22,6 +22,7 @@ from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
 from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
+from mplc.runtime.system import engine_functions
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
@@ -152,6 +153,22 @@ def index(collection, key, context, engine):
     if type(collection) is utils.FrozenDict or type(collection) is dict:
         return collection[key]
     return _call("#indexer", context, engine, collection, key)
+
+
+def legacy_index(collection, index, context, engine):
+    """``collection[index]`` under yaql's legacy library, whose ``#indexer`` takes the index as
+    a lambda over an iterable: on a list or tuple (quota-checked, within the iterator limit)
+    the index is evaluated once, in a child context; an int picks an item, anything else
+    filters the items with the index expression (``$`` each item). Every other collection
+    goes through yaql with the index unevaluated."""
+    if type(collection) is tuple or type(collection) is list:
+        quota(engine, collection)
+        if _counted_within_limit(collection, engine):
+            position = index(NO_VALUE, context.create_child_context(), engine)
+            if type(position) is int:
+                return quota(engine, collection[position])
+            return quota(engine, filter(_per_item(index, context, engine), collection))
+    return _call("#indexer", context, engine, collection, index)
 
 
 _PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
@@ -863,11 +880,104 @@ def _length(receiver, arguments, context, engine):
     return len(quota(engine, receiver))
 
 
+def object_id(value, context, engine):
+    """murano's ``id(object)``."""
+    if type(value) is MuranoObject:
+        return value.object_id
+    return _call("id", context, engine, value)
+
+
+def object_name(value, context, engine):
+    """murano's ``name(object)`` (null for null)."""
+    if type(value) is MuranoObject:
+        return value.real_this.name
+    if value is None:
+        return None
+    return _call("name", context, engine, value)
+
+
+def object_type(value, context, engine):
+    """murano's ``typeinfo(object)``: the class of the object (a class reference or name goes
+    through yaql)."""
+    if type(value) is MuranoObject:
+        return value.real_this.type
+    return _call("typeinfo", context, engine, value)
+
+
+def trace_value(value, context, engine):
+    """``trace(value)``."""
+    return yaql_functions.trace(quota(engine, value))
+
+
+def random_name(context, engine):
+    """murano's ``randomName()``."""
+    return yaql_functions.random_name()
+
+
+def _argument(arguments, position, context, engine):
+    """A non-lazy argument as yaql's method call evaluates it (in the child context the
+    method-style lambda runs in) and its parameter type checks it (the memory quota)."""
+    return quota(engine, arguments[position](NO_VALUE, context.create_child_context(), engine))
+
+
+def _require(receiver, arguments, context, engine):
+    """murano's ``value.require()``: null is an error."""
+    return yaql_functions.require(quota(engine, receiver))
+
+
+def _bind(receiver, arguments, context, engine):
+    """murano's ``template.bind(mappings)`` with a dictionary of mappings (any other argument
+    through yaql, which refuses it as the reference's does)."""
+    mappings = _argument(arguments, 0, context, engine)
+    if type(mappings) in _MAPPINGS:
+        return engine_functions.bind(quota(engine, receiver), mappings)
+    return context("bind", engine, receiver, context)(mappings)
+
+
+def _pselect(receiver, arguments, context, engine):
+    """murano's ``collection.pselect(composer)``: the composer run for each item in parallel
+    branches, as yaql's lambda runs it (``$`` the item, in a child of the call's context)."""
+    composer = arguments[0]
+
+    def compose(item):
+        item_context = context.create_child_context()
+        item_context["$1"] = item
+        return composer(NO_VALUE, item_context, engine)
+
+    return engine_functions.pselect(context, _iterable(receiver, engine), compose)
+
+
+def _linked_call(name, receiver, caller, engine, values):
+    """``receiver.name(values...)`` on an object resolved by yaql as murano's ``#operator_.``
+    resolves it: in the caller's context linked with the receiver class's."""
+    context = bridge.link(as_context(caller), receiver.type.context)
+    return quota(engine, context(name, engine, receiver, context)(*values))
+
+
+def _find_owner(receiver, caller, engine, reference):
+    """murano's ``object.find(class)`` with a class reference (a class name string is
+    resolved by yaql, where the call runs)."""
+    if type(reference) is TypeReference:
+        return yaql_functions.find(receiver, reference)
+    return _linked_call("find", receiver, caller, engine, (reference,))
+
+
+def _require_object(receiver, caller, engine):
+    return receiver
+
+
+OBJECT_FUNCTIONS = {("find", 1): _find_owner, ("require", 0): _require_object}
+"""murano's functions a method-call site calls directly on an object whose class has no
+method of the name, by (name, number of arguments): ``(receiver, caller, engine, *values)``
+with the arguments evaluated (``MethodCall._resolve``)."""
+
 _ITERABLES = frozenset((tuple, list, range, map, filter, itertools.compress, types.GeneratorType,
                         type(iter(range(0))), type(iter(())), type(iter([])),
                         type({}.keys()), type({}.values()), type({}.items()),
                         collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView))
 _MAPPINGS = frozenset((utils.FrozenDict, dict))
+_VALUES = SCALARS | {tuple, list, utils.FrozenDict, dict}
+"""Data (no objects or classes, whose classes' methods a call sees too)."""
 
 QUERIES = {
     ("select", 1): (_select, _ITERABLES), ("where", 1): (_where, _ITERABLES),
@@ -875,6 +985,8 @@ QUERIES = {
     ("values", 0): (_values, _MAPPINGS), ("len", 0): (_length, _SIZED),
     ("first", 0): (_first, _ITERABLES), ("first", 1): (_first, _ITERABLES),
     ("join", 1): (_join, _ITERABLES), ("format", None): (_format, frozenset((str,))),
+    ("require", 0): (_require, _VALUES), ("bind", 1): (_bind, _VALUES),
+    ("pselect", 1): (_pselect, _ITERABLES),
 }
 """Methods of the standard root run directly, by (name, number of arguments or None for any): the
 function ``(receiver, argument objects, context, engine)`` and the receiver types for which
@@ -967,6 +1079,8 @@ class MethodCall:
         another method of the name (a library method, such as dict's ``set``): yaql may find
         the call ambiguous."""
         found = murano_type.find_method(self.name)
+        if not found:
+            return self._object_function(murano_type, context)
         if len(found) != 1 or murano_type.imports or murano_type.name in murano_type.executor.mocks:
             return None
         method = found[0]
@@ -996,6 +1110,19 @@ class MethodCall:
                 and not any(self.literal_nulls) and plan.synchronize is None):
             return types.MethodType(method.spec.body, plan.parent)
         return DirectCall(method, self.literal_nulls).call
+
+    def _object_function(self, murano_type, context):
+        """The ``OBJECT_FUNCTIONS`` entry of this site's name and arity when yaql would call
+        murano's function of the name on objects of ``murano_type`` (no method of the class, no
+        import, mock or calling code defines one), else None."""
+        function = OBJECT_FUNCTIONS.get((self.name, len(self.arguments)))
+        if function is None or murano_type.imports or murano_type.name in murano_type.executor.mocks:
+            return None
+        if type(context) is dict:
+            context = context[METHOD_CONTEXT_KEY]
+        if any(murano_type.find_method(name) for name in self.argument_methods):
+            return None
+        return function if library_method(context, self.name) else None
 
     def direct(self, receiver, context):
         """How this site calls on ``receiver`` from code running in ``context`` (``_resolve``:

@@ -43,6 +43,7 @@ EXPRESSIONS = [
     "concat($a, $b, $a, $b, $a, $b, $a, $b, $a)", "$b.select(str($))", "$b.select(concat($, $))",
     "range($a, 4).where($ > 1).select(str($))", "range(1, 4).select($b)", "$b.select($.a).where($ != null)",
     "$b.where($.a = null).select(dict(k => $.b))",
+    "$b[0]", "$b[-1]", "$b[$a]", "$b[$ = $a]", "$b[$a + 1]", "$b.select($)[0]", "$b[1 => 2]", "$b[k]",
 ]
 
 scalars = st.one_of(
