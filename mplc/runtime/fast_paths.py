@@ -16,6 +16,7 @@ import types
 import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
+from yaql.standard_library import collections as yaql_collections, queries as yaql_queries, strings as yaql_strings
 
 from mplc.runtime import expressions as bridge, errors, library, limits, statements, yaql_functions
 from mplc.runtime.activation import current_executor
@@ -947,6 +948,48 @@ def _pselect(receiver, arguments, context, engine):
     return engine_functions.pselect(context, _iterable(receiver, engine), compose)
 
 
+def _get(receiver, arguments, context, engine):
+    """yaql's ``dict.get(key, default)``."""
+    key = _argument(arguments, 0, context, engine)
+    default = _argument(arguments, 1, context, engine) if len(arguments) > 1 else None
+    return yaql_collections.dict_get(quota(engine, receiver), key, default)
+
+
+def _replace(receiver, arguments, context, engine):
+    """yaql's ``string.replace(old, new)``, bounded as ``limits`` bounds it."""
+    old, new = _argument(arguments, 0, context, engine), _argument(arguments, 1, context, engine)
+    if type(old) is not str or type(new) is not str:
+        return context("replace", engine, receiver, context)(old, new)
+    limits.check_replace(None, quota(engine, receiver), old, new, -1)
+    return receiver.replace(old, new, -1)
+
+
+def _split(receiver, arguments, context, engine):
+    """yaql's ``string.split(separator)``."""
+    separator = _argument(arguments, 0, context, engine)
+    if type(separator) is not str:
+        return context("split", engine, receiver, context)(separator)
+    return yaql_strings.split(quota(engine, receiver), separator)
+
+
+def _to_lower(receiver, arguments, context, engine):
+    return yaql_strings.to_lower(quota(engine, receiver))
+
+
+def _take(receiver, arguments, context, engine):
+    """yaql's ``collection.take(count)`` (its ``limit``): a lazy slice."""
+    count = _argument(arguments, 0, context, engine)
+    if type(count) is not int:
+        return context("take", engine, receiver, context)(count)
+    return yaql_queries.limit(_iterable(receiver, engine), count)
+
+
+def _append(receiver, arguments, context, engine):
+    """yaql's ``collection.append(items...)``."""
+    values = [_argument(arguments, position, context, engine) for position in range(len(arguments))]
+    return yaql_queries.append(_iterable(receiver, engine), *values)
+
+
 def _linked_call(name, receiver, caller, engine, values):
     """``receiver.name(values...)`` on an object resolved by yaql as murano's ``#operator_.``
     resolves it: in the caller's context linked with the receiver class's."""
@@ -976,6 +1019,7 @@ _ITERABLES = frozenset((tuple, list, range, map, filter, itertools.compress, typ
                         type({}.keys()), type({}.values()), type({}.items()),
                         collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView))
 _MAPPINGS = frozenset((utils.FrozenDict, dict))
+_TEXT = frozenset((str,))
 _VALUES = SCALARS | {tuple, list, utils.FrozenDict, dict}
 """Data (no objects or classes, whose classes' methods a call sees too)."""
 
@@ -986,7 +1030,9 @@ QUERIES = {
     ("first", 0): (_first, _ITERABLES), ("first", 1): (_first, _ITERABLES),
     ("join", 1): (_join, _ITERABLES), ("format", None): (_format, frozenset((str,))),
     ("require", 0): (_require, _VALUES), ("bind", 1): (_bind, _VALUES),
-    ("pselect", 1): (_pselect, _ITERABLES),
+    ("pselect", 1): (_pselect, _ITERABLES), ("get", 1): (_get, _MAPPINGS), ("get", 2): (_get, _MAPPINGS),
+    ("replace", 2): (_replace, _TEXT), ("split", 1): (_split, _TEXT), ("toLower", 0): (_to_lower, _TEXT),
+    ("take", 1): (_take, _ITERABLES), ("append", None): (_append, _ITERABLES),
 }
 """Methods of the standard root run directly, by (name, number of arguments or None for any): the
 function ``(receiver, argument objects, context, engine)`` and the receiver types for which
