@@ -22,7 +22,8 @@ from mplc.runtime import expressions as bridge, errors, library, limits, stateme
 from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
-from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
+from mplc.runtime.objects import (NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance,
+                                  resolve_class)
 from mplc.runtime.system import engine_functions
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
@@ -998,8 +999,11 @@ def _linked_call(name, receiver, caller, engine, values):
 
 
 def _find_owner(receiver, caller, engine, reference):
-    """murano's ``object.find(class)`` with a class reference (a class name string is
-    resolved by yaql, where the call runs)."""
+    """murano's ``object.find(class)`` with a class reference or name (resolved as yaql's
+    parameter type resolves it, in the context the call runs in)."""
+    if type(reference) is str:
+        linked = bridge.link(as_context(caller), receiver.type.context)
+        reference = resolve_class(quota(engine, reference), linked).reference
     if type(reference) is TypeReference:
         return yaql_functions.find(receiver, reference)
     return _linked_call("find", receiver, caller, engine, (reference,))

@@ -165,6 +165,11 @@ class NativeFunction:
         self.kwargs = next((p.name for p in exposed if p.kind is kinds.VAR_KEYWORD), None)
         self._hints = None
         self._exact_types = {}
+        # (python name, injected?, default) per parameter when every one is positional (no
+        # keyword-only, no * or **): ``arguments``' way for calls that pass no keywords
+        self._positional_plan = None if any(p.kind not in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
+                                            for p in self.signature) else tuple(
+            (p.name, p.name in INJECTED, p.default) for p in self.signature)
 
     @property
     def hints(self):
@@ -196,6 +201,11 @@ class NativeFunction:
         its keyword argument or its default and is checked; a parameter given both ways or not
         at all, an argument no parameter takes (``*``) or a keyword no parameter has (``**``)
         fail with ArgumentException naming the Python parameter."""
+        plan = self._positional_plan
+        if plan is not None and not kwargs and len(args) <= len(self.positions):
+            bound = self._bound_positionally(plan, args, injected)
+            if bound is not None:
+                return bound, {}
         kinds = inspect.Parameter
         kwargs = dict(kwargs)
         values = {}
@@ -239,6 +249,31 @@ class NativeFunction:
                 self.check(self.kwargs, value)
                 python_kwargs[name] = value
         return positional, python_kwargs
+
+
+    def _bound_positionally(self, plan, args, injected):
+        """The Python arguments of a call with positional MuranoPL arguments only, when each
+        parameter gets a value its type takes; None otherwise (``arguments`` then binds them in
+        its order and reports the first failure)."""
+        positional = []
+        position = 0
+        for python_name, is_injected, default in plan:
+            if is_injected:
+                positional.append(injected[python_name])
+                continue
+            if position < len(args):
+                value = args[position]
+                position += 1
+            elif default is not inspect.Parameter.empty:
+                value = default
+            else:
+                return None
+            try:
+                self.check(python_name, value)
+            except yaql_exceptions.ArgumentException:
+                return None
+            positional.append(value)
+        return positional
 
 
 class NativeMethod(NativeFunction):
