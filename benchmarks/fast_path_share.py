@@ -50,7 +50,7 @@ FUNCTION_SAMPLES = {
 # Method arities for the ``QUERIES`` lookup (the corpus's usual form).
 METHOD_ARITIES = {"select": 1, "where": 1, "first": 0, "join": 1, "sum": 0, "keys": 0, "values": 0, "len": 0,
                   "format": None, "find": 1, "require": 0, "bind": 1, "pselect": 1, "get": 1, "replace": 2,
-                  "split": 1, "toLower": 0, "take": 1, "append": None}
+                  "split": 1, "toLower": 0, "take": 1, "append": None, "cast": 1}
 OPERATOR_SAMPLES = {
     ". (attribute)": "$a.b", ":": "std:Object", "= (equal)": "$a = $b", "[] (indexer)": "$a[$b]",
     "+": "$a + $b", "!= (not equal)": "$a != $b", "unary not": "not $a", "and": "$a and $b",

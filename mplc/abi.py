@@ -47,7 +47,7 @@ FAST_NAMES = frozenset((
     "finalize", "frozen_dict", "pair_quota", "quota", "selected_range", "selected_result",
     "selected_where",
     # murano's functions
-    "object_id", "object_name", "object_type", "trace_value", "random_name",
+    "object_id", "object_name", "object_type", "trace_value", "random_name", "is_instance",
 ))
 """``_r.fast.<name>``: the expression fast paths' helpers (runtime.fast_paths)."""
 

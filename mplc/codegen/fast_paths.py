@@ -31,6 +31,7 @@ OBJECT_FUNCTION_HELPERS = {"id": ("object_id", 1), "name": ("object_name", 1), "
                            "trace": ("trace_value", 1), "randomName": ("random_name", 0)}
 
 BINARY_HELPERS = {
+    "#operator_is": "is_instance",
     "#operator_+": "add",
     "#operator_-": "subtract",
     "#operator_*": "multiply",
@@ -58,6 +59,7 @@ REJECTED_LITERALS = {
     "#operator_mod": ((type(None), bool, str), (type(None), bool, str)),
     "#operator_in": ((), (type(None), bool, int, float)),
     "#indexer": ((type(None), bool, int, float, str), ()),
+    "#operator_is": ((bool, int, float, str), (type(None), bool, int, float)),
 }
 BOOLEAN_OPERATORS = {"#operator_and": ast.And, "#operator_or": ast.Or}
 
@@ -369,6 +371,13 @@ class FastPaths:
         elif name in OBJECT_FUNCTION_HELPERS and len(args) == OBJECT_FUNCTION_HELPERS[name][1] \
                 and _plain_arguments(args):
             fast = _helper_call(at, OBJECT_FUNCTION_HELPERS[name][0], *(operand(arg) for arg in args))
+        elif name == "switch" and not self.legacy and args and all(isinstance(arg, ir.MappingRule) for arg in args):
+            # yaql's switch: the first rule whose key is true gives the value (the legacy
+            # library's switch, a method of a value, keeps yaql's resolution)
+            fast = at.Constant(value=None)
+            for arg in reversed(args):
+                fast = at.IfExp(test=operand(arg.source), body=operand(arg.destination), orelse=fast)
+            fast = at.Call(func=fast_attribute(at, "quota"), args=[load(at, "engine"), fast], keywords=[])
         elif name == "new" and _new_arguments(args):
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:

@@ -157,6 +157,16 @@ def index(collection, key, context, engine):
     return _call("#indexer", context, engine, collection, key)
 
 
+def is_instance(value, reference, context, engine):
+    """murano's ``value is class``: an object of the class (or a descendant); null is none."""
+    if type(reference) is TypeReference:
+        if value is None:
+            return False
+        if type(value) is MuranoObject:
+            return reference.type.is_compatible(value)
+    return _call("#operator_is", context, engine, value, reference)
+
+
 def legacy_index(collection, index, context, engine):
     """``collection[index]`` under yaql's legacy library, whose ``#indexer`` takes the index as
     a lambda over an iterable: on a list or tuple (quota-checked, within the iterator limit)
@@ -1013,7 +1023,17 @@ def _require_object(receiver, caller, engine):
     return receiver
 
 
-OBJECT_FUNCTIONS = {("find", 1): _find_owner, ("require", 0): _require_object}
+def _cast_object(receiver, caller, engine, reference):
+    """murano's ``object.cast(class)`` with a class reference or name."""
+    if type(reference) is str:
+        linked = bridge.link(as_context(caller), receiver.type.context)
+        reference = resolve_class(quota(engine, reference), linked).reference
+    if type(reference) is TypeReference:
+        return yaql_functions.cast(None, receiver, reference)
+    return _linked_call("cast", receiver, caller, engine, (reference,))
+
+
+OBJECT_FUNCTIONS = {("find", 1): _find_owner, ("require", 0): _require_object, ("cast", 1): _cast_object}
 """murano's functions a method-call site calls directly on an object whose class has no
 method of the name, by (name, number of arguments): ``(receiver, caller, engine, *values)``
 with the arguments evaluated (``MethodCall._resolve``)."""
@@ -1172,7 +1192,9 @@ class MethodCall:
             context = context[METHOD_CONTEXT_KEY]
         if any(murano_type.find_method(name) for name in self.argument_methods):
             return None
-        return function if library_method(context, self.name) else None
+        if not library_method(context, self.name) or not any(context.collect_functions(self.name, _is_method)):
+            return None  # a function that is no method where the code runs (Format 1.3's cast)
+        return function
 
     def direct(self, receiver, context):
         """How this site calls on ``receiver`` from code running in ``context`` (``_resolve``:

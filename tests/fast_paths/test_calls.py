@@ -288,6 +288,41 @@ Methods:
       - $random: len(randomName()) > 10
       - Return: [$ids, $names, $types, $traced, $random]
 """, [[True, False], [None, None], ["tests.fast.Node", "tests.fast.Node"], None, True]),
+    ("is, cast and switch", """
+Namespaces:
+  =: tests.fast
+  std: io.murano
+Methods:
+  run:
+    Body:
+      - $node: new(Node, value => 1)
+      - $keeper: new(Keeper)
+      - $missing: null
+      - $kinds: [$node is Node, $keeper is Node, $missing is Node, $node is 'tests.fast.Node', $node is std:Object]
+      - $casts: [$keeper.cast(std:Object) = $keeper, $keeper.cast('tests.fast.Keeper') = $keeper]
+      - $switched: switch($node.value > 0 => big, true => small)
+      - $none: switch(false => 1)
+      - Return: [$kinds, $casts, $switched, $none]
+""", {"1.3": ("NoMethodRegisteredException", "cast"),  # cast is a method in the legacy library only
+      # a cast to Object is the object's Object part; the legacy switch is a method of its first rule
+      "1.0": [[True, False, False, True, True], [False, True], "small", None]}),
+    ("switch", """
+Methods:
+  run:
+    Body:
+      - $node: new(Node, value => 1)
+      - $switched: switch($node.value > 0 => big, true => small)
+      - $none: switch(false => 1)
+      - Return: [$switched, $none]
+""", {"1.3": ["big", None],
+      # the legacy library's switch is a method of a value (here of its first rule's key)
+      "1.0": ["small", None]}),
+    ("cast to a class the object is not", """
+Methods:
+  run:
+    Body:
+      - Return: new(Node, value => 1).cast(Keeper)
+""", {"1.3": ("NoMethodRegisteredException", "cast"), "1.0": ("NoClassFound", "tests.fast.Keeper")}),
     ("id of something that is no object", """
 Methods:
   run:

@@ -47,6 +47,8 @@ EXPRESSIONS = [
     "$a.get($b)", "$b.get($a)", "$b.get($a, 0)", "$b.get(a, $a)", "$a.replace($b, 'x')", "$a.replace('a', $a)",
     "$a.split($b)", "$a.split(',')", "$a.toLower()", "$b.take($a)", "$b.take(2)", "$b.select($).take(1)",
     "$b.append($a)", "$b.append($a, 1)", "$a.require()", "$b.require()", "$a.bind($b)", "$b.bind({x => $a})",
+    "switch($a => 1, true => 2)", "switch($a > 0 => $b, $b => $a)", "switch(false => 1)", "switch($b => [$a])",
+    "$a is $b", "null is $a",
 ]
 
 scalars = st.one_of(
