@@ -1112,12 +1112,13 @@ CLASS = _r.ClassSpec(name='com.example.WebServer', package=None, extends=(
     value_only=True, default=None, has_default=False, meta=(), line=21)},
     methods={'.init': _r.MethodSpec('.init', usage='Runtime', scope=
     'Session', arguments=(), body=_body33, meta=(), line=26, direct_entry=
-    True, local_variables=('_v18',)), 'deploy': _r.MethodSpec('deploy',
-    usage='Runtime', scope='Session', arguments=(), body=_body348, meta=(),
-    line=30, direct_entry=True, local_variables=
-    ('_v42', '_v63', '_v70', '_v94', '_v242', '_v290', '_v303')),
-    'siteNames': _r.MethodSpec('siteNames', usage='Runtime', scope='Public',
-    arguments=(), body=_body400, meta=(), line=58, direct_entry=True,
-    local_variables=('_v379',))}, source_file=
-    '<package>/Classes/WebServer.yaml'
-    , line=1)
+    True, local_variables=('_v18',), variable_names=('$1',)), 'deploy': _r.
+    MethodSpec('deploy', usage='Runtime', scope='Session', arguments=(),
+    body=_body348, meta=(), line=30, direct_entry=True, local_variables=
+    ('_v42', '_v63', '_v70', '_v94', '_v242', '_v290', '_v303'),
+    variable_names=
+    ('$1', '$this', '$securityGroupIngress', '$resources', '$template', '$error', '$address')
+    ), 'siteNames': _r.MethodSpec('siteNames', usage='Runtime', scope=
+    'Public', arguments=(), body=_body400, meta=(), line=58, direct_entry=
+    True, local_variables=('_v379',), variable_names=('$1',))}, source_file
+    ='<package>/Classes/WebServer.yaml', line=1)
