@@ -158,7 +158,10 @@ def index(collection, key, context, engine):
 
 
 def is_instance(value, reference, context, engine):
-    """murano's ``value is class``: an object of the class (or a descendant); null is none."""
+    """murano's ``value is class``: an object of the class (or a descendant); null is none. A
+    class name is resolved first, as yaql checks the class parameter before the object's."""
+    if type(reference) is str:
+        reference = resolve_class(reference, as_context(context)).reference
     if type(reference) is TypeReference:
         if value is None:
             return False
