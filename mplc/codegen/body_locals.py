@@ -160,7 +160,18 @@ class BodyLocals:
                 at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE"))]
 
 
-class PredicateValue:
+class _OneParameter:
+    """The locals of a function whose only local is its parameter ``$``, of no known type."""
+
+    int_keys: frozenset[str] = frozenset()
+    int_bounds: dict[str, int] = {}
+
+    @staticmethod
+    def holds_int(local: str) -> bool:
+        return False
+
+
+class PredicateValue(_OneParameter):
     """The locals of a numeric check() predicate: ``$`` is the parameter ``value``."""
 
     @staticmethod
@@ -169,28 +180,14 @@ class PredicateValue:
             raise ValueError(f"a numeric predicate reads only $, not {key}")
         return "value"
 
-    int_keys: frozenset[str] = frozenset()
-    int_bounds: dict[str, int] = {}
 
-    @staticmethod
-    def holds_int(local: str) -> bool:
-        return False
-
-
-class ItemValue:
+class ItemValue(_OneParameter):
     """The locals of an item function: ``$`` is the parameter ``item``; every other variable is
     read from the context."""
 
     @staticmethod
     def name(key: str) -> str | None:
         return "item" if key == "$1" else None
-
-    int_keys: frozenset[str] = frozenset()
-    int_bounds: dict[str, int] = {}
-
-    @staticmethod
-    def holds_int(local: str) -> bool:
-        return False
 
 
 RANGE_ITEM_BITS = 11
