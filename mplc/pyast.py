@@ -30,19 +30,29 @@ class PyAst:
         self.end_lineno = end_line
         self.end_col_offset = end_col
 
-    def __getattr__(self, node_name: str):
-        node_class = getattr(ast, node_name)
 
-        def build(*args: Any, **kwargs: Any) -> ast.AST:
+def _builder(node_class: type) -> Any:
+    """``PyAst.<node_class name>``: builds the node at the PyAst's position."""
+    if "lineno" not in node_class._attributes:
+        def build(self: PyAst, *args: Any, **kwargs: Any) -> ast.AST:
+            return node_class(*args, **kwargs)
+    else:
+        def build(self: PyAst, *args: Any, **kwargs: Any) -> ast.AST:
             node = node_class(*args, **kwargs)
-            if "lineno" in node_class._attributes:
-                node.lineno = self.lineno
-                node.col_offset = self.col_offset
-                node.end_lineno = self.end_lineno
-                node.end_col_offset = self.end_col_offset
+            node.lineno = self.lineno
+            node.col_offset = self.col_offset
+            node.end_lineno = self.end_lineno
+            node.end_col_offset = self.end_col_offset
             return node
+    build.__name__ = build.__qualname__ = node_class.__name__
+    return build
 
-        return build
+
+# one method per ast node class, set once: codegen builds hundreds of thousands of nodes, and a
+# ``__getattr__`` making a builder per node took a tenth of a compile
+for _name, _node_class in vars(ast).items():
+    if isinstance(_node_class, type) and issubclass(_node_class, ast.AST) and not _name.startswith("_"):
+        setattr(PyAst, _name, _builder(_node_class))
 
 
 def stamp_missing(tree: ast.AST, pos: Pos) -> ast.AST:
