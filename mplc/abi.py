@@ -1,7 +1,7 @@
 """The ABI between generated modules and the runtime: its version and every name compiled code
 may use. Generated code starts with ``import mplc.runtime as _r`` and reads only
 ``_r.<NAMES>``, ``_r.fast.<FAST_NAMES>`` and ``_r.contracts.<CONTRACT_NAMES>``;
-``mplc.runtime`` exports exactly ``NAMES`` (tests/architecture/test_abi.py checks both sides).
+``mplc.runtime`` exports exactly ``NAMES`` (tests/test_abi.py checks both sides).
 
 Bump ``VERSION`` whenever a name goes, or what one takes, returns or means changes: compiled
 packages and the compile cache are keyed on it (``compatibility_key``), not on mplc's source.

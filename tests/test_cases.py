@@ -1,4 +1,5 @@
-"""The MuranoPL case tables in tests/cases/*.yaml: each case is a package compiled and run.
+"""The MuranoPL case tables in tests/cases/*.yaml, one file a topic (contracts, statements,
+methods, ...): each case is a package compiled and run; its test id is ``topic:case name``.
 
 A case (see the file headers) gives class documents, resource files (``resources``: path under
 Resources/ -> text), the model, the method to call with its arguments, and the expected
@@ -34,7 +35,11 @@ def _load_cases():
     for path in sorted(glob.glob(os.path.join(CASES_DIR, "*.yaml"))):
         with open(path, encoding="utf-8") as handle:
             document = yaml.safe_load(handle) or {}
+        names = set()
         for case in document.get("cases") or ():
+            if case["name"] in names:  # the test id is file:name, so a second one would hide
+                raise ValueError(f"{path}: two cases are named {case['name']!r}")
+            names.add(case["name"])
             # ``known_bug``: a reference-verified case mplc does not pass yet (strict: once it
             # passes, the marker must go).
             marks = [pytest.mark.xfail(strict=True, reason=case["known_bug"])] if "known_bug" in case else []

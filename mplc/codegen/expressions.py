@@ -2,7 +2,7 @@
 
 Expressions compile to functions of yaql's triple ``(receiver, context, engine)``; arguments
 of yaql function calls become module-level lazy objects, built once at import time
-(docs/compiled-modules.md, "Expressions").
+(docs/compiled-modules.md).
 """
 
 from __future__ import annotations

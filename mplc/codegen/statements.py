@@ -1,7 +1,7 @@
 """Method bodies: IR statements -> Python statements with the reference's block semantics.
 
 Each body is ``def _bodyN(context)``; control flow is plain Python, everything whose meaning
-belongs to the reference engine is a runtime call (docs/compiled-modules.md, "Statements").
+belongs to the reference engine is a runtime call (docs/compiled-modules.md).
 """
 
 from __future__ import annotations

@@ -100,16 +100,21 @@ def _finite(value):
     return value
 
 
+def _read_json_file(path: str, what: str):
+    """(the JSON document of the file at ``path``, its text); a usage error naming ``what``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot read {what} {path}: {error}") from None
+    return _parse_json(text, path, f"cannot read {what} "), text
+
+
 def read_model(model: str):
     """(the model, the JSON text it was read from, or None): a JSON file (object model or
     ``Objects`` document), else a bare class name."""
     if os.path.isfile(model):
-        try:
-            with open(model, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, ValueError) as error:
-            raise UsageError(f"cannot read model {model}: {error}") from None
-        document = _parse_json(text, model, "cannot read model ")
+        document, text = _read_json_file(model, "model")
         if not isinstance(document, dict):
             raise UsageError(f"model {model} must hold a JSON object")
         return document, text
@@ -190,12 +195,7 @@ def unloaded_model(model: dict) -> dict:
 def read_cloud(path: str):
     """The Heat stacks and the agent result rules (or None) of a ``--cloud`` file: a previous
     ``mplc run`` output, or its ``cloud`` object."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, ValueError) as error:
-        raise UsageError(f"cannot read cloud {path}: {error}") from None
-    document = _parse_json(text, path, "cannot read cloud ")
+    document, _ = _read_json_file(path, "cloud")
     cloud = document.get("cloud", document) if isinstance(document, dict) else None
     stacks = cloud.get("stacks", {}) if isinstance(cloud, dict) else None
     if not isinstance(stacks, dict) or not all(

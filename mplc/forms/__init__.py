@@ -11,7 +11,7 @@ definition itself is the front end's (``mplc.frontend.ui.read_ui_definition``).
 from mplc.forms.cloud import Cloud, CloudError
 from mplc.forms.expressions import KeyManagerError
 from mplc.forms.fields import DashboardFailure
-from mplc.forms.wizard import AnswersError, Session, ValidationFailed, package_session
+from mplc.forms.wizard import AnswersError, Session, ValidationFailed, class_ancestors, package_session
 
 __all__ = ["AnswersError", "Cloud", "CloudError", "DashboardFailure", "KeyManagerError",
-           "Session", "ValidationFailed", "package_session"]
+           "Session", "ValidationFailed", "class_ancestors", "package_session"]

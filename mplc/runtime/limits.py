@@ -9,9 +9,10 @@ and fails with the reference's MemoryQuotaExceededException.
 
 ``TimeBudget`` stops MuranoPL code that runs too long (loops, sleeps, recursion): a watchdog
 thread raises ``TimeLimitExceeded`` in the running thread at the deadline (and again every
-``REFIRE_SECONDS`` until the budget is left, so a Finally that loops ends too); sleeps end at
-the deadline. MuranoPL's Catch never takes it; leaving the budget turns it into
-``TimeLimitError``, naming the limit and the YAML line the code was at.
+``REFIRE_SECONDS`` until the budget is left, so a Finally that loops ends too); a sleep wakes
+at the deadline and takes the watchdog's exception there. MuranoPL's Catch never takes it;
+leaving the budget turns it into ``TimeLimitError``, naming the limit and the YAML line the
+code was at.
 """
 
 from __future__ import annotations
@@ -262,8 +263,12 @@ def deadline() -> float | None:
 
 
 def sleep(seconds: float) -> None:
-    """``time.sleep`` that ends at the deadline with TimeLimitExceeded (a thread sleeping in C
-    is not reached by the watchdog's exception until it wakes)."""
+    """``time.sleep`` that ends with the budget's TimeLimitExceeded when the deadline comes first.
+
+    A thread sleeping in C is not reached by the watchdog's exception until it wakes, so a long
+    sleep wakes at the deadline; it then waits, in short sleeps, for the watchdog's exception
+    instead of raising one of its own: two stops fired at once (its own and the watchdog's)
+    meant the second could land on the way out, past the YAML frame, and lose the stop's line."""
     budget = getattr(_local, "budget", None)
     if budget is None:
         time.sleep(seconds)
@@ -273,7 +278,8 @@ def sleep(seconds: float) -> None:
         time.sleep(seconds)
         return
     time.sleep(max(remaining, 0.0))
-    raise TimeLimitExceeded()
+    while True:  # the watchdog's exception is raised here, in this frame, once it fires
+        time.sleep(REFIRE_SECONDS)
 
 
 class TimeBudget:
@@ -327,13 +333,29 @@ class TimeBudget:
             except TimeLimitExceeded:
                 exc_type = TimeLimitExceeded
         if exc_type is not None and issubclass(exc_type, TimeLimitExceeded):
-            raise TimeLimitError(self.message(traceback)) from None
+            raise TimeLimitError(self.message(stop_location(error, traceback))) from None
         return False
 
-    def message(self, traceback) -> str:
-        where = yaml_location(traceback)
+    def message(self, where: str | None) -> str:
         return (f"the run took longer than {self.what} of {self.seconds:g} seconds" +
                 (f"; stopped at {where}" if where else ""))
+
+
+def stop_location(error, traceback) -> str | None:
+    """``file:line`` where a run out of time stopped: in the traceback of the TimeLimitExceeded
+    that left the budget or, if that one was raised outside compiled MuranoPL (a refire landing
+    in a handler on the way out), in the one it replaced (its ``__context__``, as Python chains
+    an exception raised while another is handled)."""
+    seen = set()
+    while True:
+        where = yaml_location(traceback)
+        if where is not None:
+            return where
+        seen.add(id(error))
+        error = getattr(error, "__context__", None)
+        if not isinstance(error, TimeLimitExceeded) or id(error) in seen:
+            return None
+        traceback = error.__traceback__
 
 
 def yaml_location(traceback) -> str | None:

@@ -314,17 +314,12 @@ def _validate(answers: Answers, names: dict, schema: dict[str, Any], murano_obje
         name = names.get(tuple(path), "__all__")
         if name not in answers.errors:
             answers.errors.setdefault(name, []).append(_message(error))
-    for item in (item for section in sections for item in section.fields):
-        value = murano_object.get(item.key)
-        if item.kind == "group" and isinstance(value, dict):
-            if item.class_schema is not None:
-                _validate(answers, names, item.class_schema, value, item.sections, (*at, item.key))
-            else:
-                _validate_groups(answers, names, value, item.sections, (*at, item.key))
+    _validate_groups(answers, names, murano_object, sections, at)
 
 
 def _validate_groups(answers, names, value: dict, sections: list[Section], at) -> None:
-    """The objects of classes inside a plain nested object (its own schema was checked)."""
+    """The objects of classes inside ``value``, an object or a plain nested object whose own
+    schema was checked."""
     for item in (item for section in sections for item in section.fields):
         inner = value.get(item.key)
         if item.kind == "group" and isinstance(inner, dict):

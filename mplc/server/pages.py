@@ -22,7 +22,7 @@ from yaql.language import exceptions as yaql_exceptions
 
 from mplc.contracts.forms import SchemaError
 from mplc.forms import (AnswersError, Cloud, DashboardFailure, KeyManagerError, Session,
-                        ValidationFailed)
+                        ValidationFailed, class_ancestors)
 from mplc.server import forms_page
 from mplc.server.service import ApiError, ServeService, json_response, read_body
 
@@ -121,24 +121,6 @@ async def submit_class_form(request: Request, service: ServeService) -> Response
 _DASHBOARD_ERRORS = (DashboardFailure, KeyManagerError, yaql_exceptions.YaqlException,
                      TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError)
 _INPUT_KINDS = {"integer": "integer", "boolean": "boolean"}
-
-
-def class_ancestors(packages) -> dict[str, set[str]]:
-    """Every class of the packages with all the classes it inherits (what an application
-    field's choices match against)."""
-    parents = {cls.name: {ref.full_name for ref in cls.extends}
-               for package in packages for cls in package.classes}
-    found: dict[str, set[str]] = {}
-    for name in parents:
-        seen: set[str] = set()
-        stack = list(parents[name])
-        while stack:
-            parent = stack.pop()
-            if parent not in seen:
-                seen.add(parent)
-                stack.extend(parents.get(parent, ()))
-        found[name] = seen
-    return found
 
 
 class UiWizard:

@@ -1,7 +1,7 @@
 """Which body variables ``int_variables`` finds certainly int: method body -> the set.
 
 A variable wrongly in the set would skip a type guard and compute with Python's operators on
-a non-int; ``tests/cases/int_variables.yaml`` runs the same shapes against the reference's
+a non-int; ``tests/cases/expressions.yaml`` runs the same shapes against the reference's
 results.
 """
 

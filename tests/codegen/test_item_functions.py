@@ -2,7 +2,7 @@
 no per-item context): yaql text -> whether it qualifies.
 
 A lambda wrongly admitted would hand a lazy argument or a method call the parent context, where
-``$`` is not the item; ``tests/cases/item_lambdas.yaml`` runs both kinds against the reference's
+``$`` is not the item; ``tests/cases/expressions.yaml`` runs both kinds against the reference's
 results and ``tests/fast_paths/test_differential.py`` against plain yaql.
 """
 

@@ -32,14 +32,30 @@ simulated cloud; tests and embedders may change it."""
 _executor = current_executor
 
 
-class NoSuchOptError(LookupError):
-    """An engine setting that does not exist (the reference's oslo.config error)."""
+class NoSuchOptError(AttributeError):
+    """An engine setting that does not exist, named and worded as the reference's oslo.config
+    error (MuranoPL code catches ``oslo_config.cfg.NoSuchOptError``; no mplc module shows)."""
+
+    __module__ = "oslo_config.cfg"
+
+    def __init__(self, name: str, group: str | None = None):
+        super().__init__(f"no such option {name} in group [{group or 'DEFAULT'}]")
 
 
 def _setting(group, name):
-    settings = ENGINE_SETTINGS if group is None else ENGINE_SETTINGS.get(group)
-    if not isinstance(settings, dict) or name not in settings:
-        raise NoSuchOptError(f"no such option {name} in group {group or 'DEFAULT'}")
+    """``CONF[name]``, or ``CONF[group][name]`` as oslo.config reads it: an unknown group is an
+    unknown option of DEFAULT; a group that is an option is indexed as its value is."""
+    if group is None:
+        if name not in ENGINE_SETTINGS:
+            raise NoSuchOptError(name)
+        return ENGINE_SETTINGS[name]
+    if group not in ENGINE_SETTINGS:
+        raise NoSuchOptError(group)
+    settings = ENGINE_SETTINGS[group]
+    if not isinstance(settings, dict):
+        return settings[name]  # an option's value, not a group: a TypeError as in the reference
+    if name not in settings:
+        raise NoSuchOptError(name, group)
     return settings[name]
 
 
