@@ -25,7 +25,7 @@ RUNTIME_LAYERS = [
     ["system"],
     ["loading"],
     ["serialization"],
-    ["contract_context", "library"],
+    ["validator_services", "library"],
     ["executor"],
     ["fast_paths"],
 ]

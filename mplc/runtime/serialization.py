@@ -13,7 +13,7 @@ import math
 
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import expressions as bridge, errors, statements
+from mplc.runtime import expressions, errors, statements
 from mplc.runtime.loading import collector_paused, header_text
 from mplc.runtime.objects import MuranoObject, MuranoType, ObjectParameter, TypeReference
 from mplc.runtime.system.engine_functions import get_meta, member_meta
@@ -929,7 +929,8 @@ def _each(executor, group, action, has_work) -> bool:
     if len(group) == 1:
         action(executor, group[0])
     elif group:
-        statements.parallel_select(bridge.empty_context(), [lambda _, obj=obj: action(executor, obj) for obj in group])
+        statements.parallel_select(expressions.empty_context(),
+                                   [lambda _, obj=obj: action(executor, obj) for obj in group])
     return others_run or bool(group)
 
 
