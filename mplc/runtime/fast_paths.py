@@ -18,7 +18,7 @@ import weakref
 from yaql.language import contexts, exceptions as yaql_exceptions, utils
 from yaql.language.expressions import Constant
 
-from mplc.runtime import expressions, errors, library, limits, statements, yaql_functions
+from mplc.runtime import expressions, errors, library, limits, statements, value_types, yaql_functions
 from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
@@ -31,14 +31,13 @@ _NAMES_SCOPE_KEY = expressions.stored_key(expressions.NAMES_SCOPE)
 _CURRENT_METHOD_KEY = expressions.stored_key(expressions.CURRENT_METHOD)
 METHOD_CONTEXT_KEY = expressions.METHOD_CONTEXT_KEY
 as_context = expressions.as_context
-_NUMBERS = (int, float)
+_NUMBERS = value_types.NUMBERS
 FrozenDict = utils.FrozenDict
-SHORT = expressions.SHORT
-SHORT_SIZED = frozenset((str, tuple))
-"""Frozen values any memory quota admits when shorter than ``SHORT``."""
-ALWAYS_SMALL = expressions.ALWAYS_SMALL
+SHORT = value_types.SHORT
+SHORT_SIZED = value_types.SHORT_SIZED
+ALWAYS_SMALL = value_types.ALWAYS_SMALL
 _NO_KEYWORDS = utils.FrozenDict()
-_SEQUENCES = (list, tuple)
+_SEQUENCES = value_types.SEQUENCES
 _SMALL = expressions.SMALL_INT
 quota = expressions.quota
 _MINUS_SMALL = expressions.MINUS_SMALL_INT
@@ -199,7 +198,7 @@ to_murano_exception = statements.to_murano_exception
 running_parallels = statements.running_parallels
 
 
-SMALL_RESULTS = frozenset((bool, float, type(None), MuranoObject))
+SMALL_RESULTS = ALWAYS_SMALL - {FrozenDict} | {MuranoObject}
 """Values a Return hands back as they are: ``result`` keeps them, and any memory quota admits
 them whatever their value."""
 QUOTA_FREE = ALWAYS_SMALL | {MuranoObject}
@@ -377,7 +376,7 @@ def format_string(context, engine, format_, *args):
     return quota(engine, yaql_functions.format_(format_, *args))
 
 
-_SIZED = frozenset((str, tuple, list, utils.FrozenDict, dict))
+_SIZED = value_types.SIZED
 
 
 def length(value, context, engine):

@@ -11,6 +11,7 @@ from yaql.language import utils
 from mplc.runtime import expressions, errors, natives
 from mplc.runtime.statements import detached_call, to_murano_exception
 from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, apply_contract, part_chain
+from mplc.runtime.value_types import SCALARS
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):
@@ -39,15 +40,15 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
         if key == "?":
             header = value
         else:
-            spec[key] = value if type(value) in _SCALAR_TYPES else freeze(value)
+            spec[key] = value if type(value) in SCALARS else freeze(value)
     if frozen or type(header) is not dict:
         header = dict(_plain(freeze(header)) or {})
-    elif _SCALAR_TYPES.issuperset(map(type, header.values())) and _SCALAR_TYPES.issuperset(
+    elif SCALARS.issuperset(map(type, header.values())) and SCALARS.issuperset(
             map(type, header)):
         header = dict(header)  # nothing to freeze (the common header: type and id)
     else:
         header = {key if type(key) is str else freeze(key):
-                  value if type(value) in _SCALAR_TYPES else freeze(value)
+                  value if type(value) in SCALARS else freeze(value)
                   for key, value in header.items()}
     type_value = header.get("type")
     murano_type = None
@@ -78,7 +79,6 @@ def header_text(value):
 
 
 _CURRENT_METHOD_KEY = expressions.stored_key(expressions.CURRENT_METHOD)
-_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
 
 
 def _all_mappings(items) -> bool:
@@ -103,7 +103,7 @@ def _holds_mapping(value) -> bool:
     return isinstance(value, utils.MappingType)
 
 
-_NEVER_MAPPINGS = frozenset((str, int, float, bool, type(None), MuranoObject))
+_NEVER_MAPPINGS = SCALARS | {MuranoObject}
 
 
 def _plain(mapping):
@@ -385,18 +385,18 @@ class LoadSession:
         without classVersion or package."""
         header = data.get("?")
         if type(header) is not dict or "classVersion" in header or "package" in header or not (
-                _SCALAR_TYPES.issuperset(map(type, header.values()))
-                and _SCALAR_TYPES.issuperset(map(type, header))):
+                SCALARS.issuperset(map(type, header.values()))
+                and SCALARS.issuperset(map(type, header))):
             return None
         murano_type = self.model_classes.get((header.get("type"), None, None))
         if murano_type is None or not self.usual_keys.issuperset(data):
             return None
         properties = dict(data)
         del properties["?"]
-        if not _SCALAR_TYPES.issuperset(map(type, properties.values())):
+        if not SCALARS.issuperset(map(type, properties.values())):
             owned_lists = (murano_type.load_plan or load_plan(murano_type)).owned_lists()
             for key, value in properties.items():
-                if type(value) not in _SCALAR_TYPES and not (
+                if type(value) not in SCALARS and not (
                         key in owned_lists and type(value) is list and _all_mappings(value)):
                     properties[key] = expressions.finalize(value)
         return murano_type, properties, header

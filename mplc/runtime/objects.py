@@ -20,6 +20,7 @@ from mplc.inheritance import visible_declarations
 from mplc.runtime import expressions, contract_primitives, errors
 from mplc.runtime.activation import current_executor
 from mplc.runtime.specs import MethodSpec, PackageSpec
+from mplc.runtime.value_types import SCALARS
 
 NO_VALUE = utils.NO_VALUE
 _parents_of = operator.attrgetter("parents")
@@ -250,7 +251,7 @@ class UnevaluatedExpression:
 
 
 # Types of values an argument without a contract takes as they are (the common ones).
-_UNCHECKED_TYPES = frozenset((str, int, float, bool, type(None), tuple, utils.FrozenDict))
+_UNCHECKED_TYPES = SCALARS | {tuple, utils.FrozenDict}
 
 
 def argument_acceptance(contract) -> tuple:

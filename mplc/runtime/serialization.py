@@ -17,6 +17,7 @@ from mplc.runtime import expressions, errors, statements
 from mplc.runtime.loading import collector_paused, header_text
 from mplc.runtime.objects import MuranoObject, MuranoType, ObjectParameter, TypeReference
 from mplc.runtime.system.engine_functions import get_meta, member_meta
+from mplc.runtime.value_types import FINITE_SCALARS, SCALARS
 
 HIDDEN_USAGES = ("Runtime", "Config")
 UNLOADED_USAGES = ("Runtime", "Config", "Static")
@@ -320,7 +321,7 @@ def _has_non_finite(data) -> bool:
         container = pop()
         for item in container.values() if isinstance(container, dict) else container:
             kind = type(item)
-            if kind in _PLAIN_LEAVES:
+            if kind in FINITE_SCALARS:
                 continue
             if kind is float:
                 if not isfinite(item):
@@ -329,8 +330,6 @@ def _has_non_finite(data) -> bool:
                 push(item)
     return False
 
-
-_PLAIN_LEAVES = frozenset((str, int, bool, type(None)))
 
 
 def reference_paths(model, object_id) -> list:
@@ -444,7 +443,7 @@ class _Writer:
             if name in values:
                 value = values[name]
                 value_type = type(value)
-                if value_type in _SCALAR_TYPES:
+                if value_type in SCALARS:
                     result[name] = value
                 elif value_type is tuple:
                     result[name] = self.sequence(value, real) if value else []
@@ -498,7 +497,7 @@ class _Writer:
         for item_key, item in value.items():
             if isinstance(item_key, (MuranoType, TypeReference)):
                 item_key = type_string(item_key)
-            result[item_key] = item if type(item) in _SCALAR_TYPES else self.value(
+            result[item_key] = item if type(item) in SCALARS else self.value(
                 item, parent, containers, item_key)
         return result
 
@@ -506,7 +505,7 @@ class _Writer:
         result = []
         for index, item in enumerate(value):
             item_type = type(item)
-            if item_type in _SCALAR_TYPES:
+            if item_type in SCALARS:
                 result.append(item)
             elif item_type is MuranoObject:
                 if item.real_this._owner is parent and (item.drawn_id or item.object_id) not in self.written:
@@ -557,7 +556,7 @@ class _ModelWriter(_Writer):
             if name in values:
                 value = values[name]
                 value_type = type(value)
-                if value_type in _SCALAR_TYPES:
+                if value_type in SCALARS:
                     result[name] = copy[name] = value
                 elif value_type is tuple:
                     if value:
@@ -576,7 +575,7 @@ class _ModelWriter(_Writer):
         for item_key, item in value.items():
             if isinstance(item_key, (MuranoType, TypeReference)):
                 item_key = type_string(item_key)
-            if type(item) in _SCALAR_TYPES:
+            if type(item) in SCALARS:
                 result[item_key] = copy[item_key] = item
             else:
                 result[item_key], copy[item_key] = self.value(item, parent, containers, item_key)
@@ -587,7 +586,7 @@ class _ModelWriter(_Writer):
         copy = []
         for index, item in enumerate(value):
             item_type = type(item)
-            if item_type in _SCALAR_TYPES:
+            if item_type in SCALARS:
                 result.append(item)
                 copy.append(item)
             else:
@@ -615,8 +614,6 @@ def _header_state(obj, header):
     if dependencies:
         header["dependencies"] = {"onDestruction": dependencies}
 
-
-_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
 
 
 def _written_property_names(obj):

@@ -18,6 +18,7 @@ from mplc.runtime import expressions, statements
 from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import (MuranoArgument, MuranoMethod, MuranoProperty, MuranoType,
                                 ObjectParameter, Package)
+from mplc.runtime.value_types import SCALAR_CLASSES
 
 ENGINE_SETTINGS = {
     "home_region": None, "file_server": "",
@@ -144,7 +145,6 @@ class _Held:
         return hash(self.value)
 
 
-_JSON_SCALARS = (str, int, float, bool, type(None))
 
 
 def _mutable(value):
@@ -154,7 +154,7 @@ def _mutable(value):
         return {_mutable(k): _mutable(v) for k, v in value.items()}
     if utils.is_sequence(value) or isinstance(value, utils.SetType):
         return [_mutable(item) for item in value]
-    if isinstance(value, _JSON_SCALARS):
+    if isinstance(value, SCALAR_CLASSES):
         return value
     return _Held(value)
 
