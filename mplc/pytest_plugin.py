@@ -14,12 +14,13 @@ items are ``<manifest path>::<Class>::<method>``.
 
 from __future__ import annotations
 
+import io
 import os
 
 import pytest
 import yaml
 
-from mplc.diagnostics import CompileError
+from mplc.diagnostics import CompileError, render
 from mplc.runtime.errors import MuranoError
 from mplc.testrunner import TestSession
 
@@ -68,7 +69,9 @@ class MuranoPLPackage(pytest.File):
         try:
             session = TestSession(paths, self.package_name)
         except CompileError as error:
-            raise self.CollectError("\n".join(str(d) for d in error.diagnostics)) from None
+            text = io.StringIO()
+            render(error.diagnostics, text)
+            raise self.CollectError(text.getvalue().rstrip("\n")) from None
         except MuranoError as error:
             raise self.CollectError(f"{self.package_name}: {error}") from None
         for case in session.select():

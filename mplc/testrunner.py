@@ -9,9 +9,9 @@ class has one, the test, and ``tearDown`` once the test passed. Outcomes: ``pass
 when an assertion failed (AssertionError, testtools' MismatchError; in ``setUp`` and
 ``tearDown`` too); ``error`` for any other exception, and for a test over its time limit.
 
-Bodies are compiled without fast paths here (``FAST_PATHS``): every variable then lives in its
-method's yaql context, as in the reference, so ``withOriginal`` reads the variables of the code
-that called a mocked method; fast paths keep some in Python locals no context sees.
+Packages are compiled as for deploys (expression fast paths on, the same compiled code and
+cache); ``withOriginal`` reads the variables the calling body keeps as Python locals through
+its method's record (``MethodSpec.variable_names``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ TEST_FIXTURE = "io.murano.test.TestFixture"
 TEST_NAME = re.compile(r"^test(?![a-z])")
 ASSERTION_NAMES = frozenset(("AssertionError", "testtools.matchers._impl.MismatchError"))
 OUTCOMES = ("pass", "fail", "error")
-FAST_PATHS = False  # see the module's docstring
+TRACEBACK_HEADER = "Traceback (most recent call last):"
 
 
 class SelectionError(ValueError):
@@ -71,9 +71,15 @@ class TestResult:
         return f"{self.class_name}.{self.method}"
 
     def as_json(self) -> dict:
+        """A row of ``--json``: exactly the documented keys; ``message`` carries the MuranoPL
+        stack trace after the message itself (a line ``Traceback (most recent call last):``,
+        then the frames), as Murano's engine prints them."""
+        message = self.message
+        if self.traceback and TRACEBACK_HEADER in self.traceback:
+            message = f"{message}\n{self.traceback[self.traceback.index(TRACEBACK_HEADER):]}"
         return {"class": self.class_name, "method": self.method, "outcome": self.outcome,
-                "error_type": self.error_type, "message": self.message,
-                "seconds": round(self.seconds, 6), "traceback": self.traceback}
+                "error_type": self.error_type, "message": message,
+                "seconds": round(self.seconds, 6)}
 
 
 class TestTimeout(BaseException):
@@ -104,8 +110,7 @@ class TestSession:
         self.package_name = package_name
         self.cache_dir = cache_dir
         self.default_format = default_format
-        self.runtime = Runtime(self.paths, cache_dir=cache_dir, default_format=default_format,
-                               fast_paths=FAST_PATHS)
+        self.runtime = Runtime(self.paths, cache_dir=cache_dir, default_format=default_format)
         name, _, version = package_name.partition("/")
         self.runtime.require(package_names=[name])
         executor = self.runtime.executor

@@ -157,6 +157,7 @@ class ClassModuleCompiler:
             line=at.Constant(value=method.pos.line),
             direct_entry=at.Constant(value=direct_arguments is not None),
             local_variables=at.Constant(value=self.statements.body_local_names),
+            variable_names=at.Constant(value=self.statements.body_local_keys),
         )
 
 

@@ -114,7 +114,7 @@ class StatementCompiler:
         (``_direct_entry``). A body turns Python errors into MuranoPL exceptions itself
         (``_converting``)."""
         at = PyAst(pos)
-        self.body_local_names = ()
+        self.body_local_names = self.body_local_keys = ()
         if self.builder.fast is None:
             return self.builder.define_function(at, "body", ("context",),
                                                 self._converting(at, self.block(block, _Scope())))
@@ -131,6 +131,7 @@ class StatementCompiler:
             context_reads = context_reads | set(body_locals.names)
         body_locals.keep_local(context_reads)
         self.body_local_names = tuple(body_locals.names.values())
+        self.body_local_keys = tuple(body_locals.names)
         body_locals.fill_reloads(body)
         body = self._converting(at, body)
         if direct_arguments is None:

@@ -39,7 +39,8 @@ class MethodSpec:
     """``direct_entry``: the body is also a method's direct way in, ``body(parent, this, caller,
     caller_engine, *arguments)`` (docs/compiled-modules.md); otherwise only ``body(context)``.
     ``local_variables``: the body's Python locals that hold MuranoPL variables (fast paths),
-    which the garbage collector reads as roots of a running body."""
+    which the garbage collector reads as roots of a running body; ``variable_names``: the
+    variable (yaql key) each of them holds, in the same order (``withOriginal`` reads them)."""
 
     name: str
     usage: str = "Runtime"  # Runtime | Static | Extension | Action
@@ -50,6 +51,7 @@ class MethodSpec:
     line: int = 0
     direct_entry: bool = False
     local_variables: tuple = ()
+    variable_names: tuple = ()
 
 
 @dataclass

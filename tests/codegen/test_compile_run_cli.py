@@ -36,8 +36,20 @@ def package(tmp_path):
     return write_package(tmp_path / "pkg", "tests.cli", CLASSES)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _default_cache(tmp_path_factory):
+    """The compile cache of the runs that name none (MPLC_CACHE_DIR=None made a ``None``
+    directory wherever the suite ran)."""
+    _CACHE.append(str(tmp_path_factory.mktemp("cli-cache")))
+    yield
+    _CACHE.pop()
+
+
+_CACHE = []
+
+
 def _mplc(*args, cwd=None, env_dir=None):
-    env = dict(os.environ, MPLC_CACHE_DIR=str(env_dir))
+    env = dict(os.environ, MPLC_CACHE_DIR=str(env_dir or _CACHE[-1]))
     return subprocess.run([sys.executable, "-m", "mplc.cli", *args], capture_output=True, text=True,
                           cwd=cwd, env=env)
 

@@ -6,6 +6,8 @@ Paths of the package are written ``<package>``.
 Run with MPLC_UPDATE_GOLDEN=1 to rewrite the outputs after a deliberate change, then review
 the diff."""
 
+import ast
+import copy
 import os
 
 import pytest
@@ -37,9 +39,26 @@ def generated_sources(root: str) -> dict[str, str]:
                    for index, cls in enumerate(sorted(package.classes, key=lambda cls: cls.name))}
     sources = {}
     for module in compile_package(package):
-        text = readable_source(module.tree, module.code.co_filename)
+        text = readable_source(_without_path(module.tree, os.path.abspath(root)), module.code.co_filename)
         sources[class_names.get(module.name, module.name) + ".py"] = text.replace(os.path.abspath(root), "<package>")
     return sources
+
+
+def _without_path(tree: ast.Module, root: str) -> ast.Module:
+    """A copy of ``tree`` whose constants name the package's files ``<package>/...``: astor
+    wraps lines by their length, so the checkout's path must not decide the text."""
+    def replaced(value):
+        if isinstance(value, str):
+            return value.replace(root, "<package>")
+        if isinstance(value, tuple):
+            return tuple(replaced(item) for item in value)
+        return value
+
+    tree = copy.deepcopy(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            node.value = replaced(node.value)
+    return tree
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGES))

@@ -123,7 +123,8 @@ def next_session(deployed, tmp_path, drop_application=None):
 
 
 # Expected values below: the reference engine on the same sessions (its Heat fake holding the
-# stacks of the first deployment, push(async => true) accepted as mplc does: docs/fidelity.md).
+# stacks of the first deployment). The removed web server's release (push(async => true)) fails
+# and is muted as in the reference; the database's deploy pushes the released template.
 def test_second_deploy_of_an_unchanged_environment_pushes_nothing(deployed, tmp_path):
     again = next_session(deployed, tmp_path)
     assert again["error"] is None

@@ -225,7 +225,11 @@ class HeatStack:
             return address
         return fake_id(self.name, name, *map(str, path))
 
-    def push(self, async_: bool = False):
+    def push(self, is_async: bool = False):
+        """``isAsync`` as the reference's Python parameter: the ``push(async => true)`` of
+        Murano's core library (Instance.releaseResources) fails there, with "Invalid argument
+        **", and an instance's release is muted inside destruction, so the stack keeps the
+        instance until something else pushes it."""
         if self.applied or self.template is None:
             return
         if "heat_template_version" not in self.template:

@@ -21,9 +21,11 @@ code, calls the mock with the call's arguments instead.
 
 from __future__ import annotations
 
+import sys
+
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import expressions
+from mplc.runtime import expressions, statements
 from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 from mplc.runtime.natives import as_received, native
@@ -132,13 +134,32 @@ def inject_expression(context, target, target_method, expression):
 
     def payload(__super, __context, __receiver, *args, **kwargs):
         scope = context.create_child_context()
-        scope[ORIGINAL_CONTEXT] = __context
+        scope[ORIGINAL_CONTEXT] = _with_body_variables(__context)
         scope.register_function(lambda: __super(*args, **kwargs), name="originalMethod")
         return expression(scope, mock_object, *args, **kwargs)
 
     definition.payload = payload
     definition.insert_parameter("__super", yaqltypes.Super())
     executor.add_mock(target_class.name, definition)
+
+
+def _with_body_variables(context):
+    """The context a mocked method was called in, with the variables the calling body keeps as
+    Python locals (fast paths, ``MethodSpec.variable_names``), which the context lacks: the
+    innermost method body on the stack is the caller's (the mock itself is no body)."""
+    bodies = statements.method_bodies()
+    frame = sys._getframe(1)
+    while frame is not None:
+        method = statements.running_method(frame, bodies)
+        if method is not None:
+            values = frame.f_locals
+            scope = context.create_child_context()
+            for key, local in zip(method.spec.variable_names, method.spec.local_variables):
+                if local in values:
+                    scope[key] = values[local]
+            return scope
+        frame = frame.f_back
+    return context
 
 
 @specs.parameter("kwargs", yaqltypes.Lambda(with_context=True))

@@ -740,12 +740,14 @@ CLASS = _r.ClassSpec(name='com.example.Hello', package=None, extends=(
     loads_objects=False, value_only=True, default=None, has_default=False,
     meta=(), line=30)}, methods={'.init': _r.MethodSpec('.init', usage=
     'Runtime', scope='Session', arguments=(), body=_body21, meta=(), line=
-    35, direct_entry=True, local_variables=('_v12',)), 'deploy': _r.
-    MethodSpec('deploy', usage='Runtime', scope='Public', arguments=(),
-    body=_body223, meta=(), line=40, direct_entry=True, local_variables=
-    ('_v40', '_v54', '_v66', '_v88', '_v141')), 'record': _r.MethodSpec(
-    'record', usage='Runtime', scope='Session', arguments=(_r.ArgumentSpec(
-    'step', usage='Standard', contract=_contract1, loads_objects=False,
-    default=None, has_default=False, meta=()),), body=_body239, meta=(),
-    line=65, direct_entry=True, local_variables=('_v226',))}, source_file=
+    35, direct_entry=True, local_variables=('_v12',), variable_names=
+    ('$1',)), 'deploy': _r.MethodSpec('deploy', usage='Runtime', scope=
+    'Public', arguments=(), body=_body223, meta=(), line=40, direct_entry=
+    True, local_variables=('_v40', '_v54', '_v66', '_v88', '_v141'),
+    variable_names=('$template', '$1', '$person', '$text', '$skipped')),
+    'record': _r.MethodSpec('record', usage='Runtime', scope='Session',
+    arguments=(_r.ArgumentSpec('step', usage='Standard', contract=
+    _contract1, loads_objects=False, default=None, has_default=False, meta=
+    ()),), body=_body239, meta=(), line=65, direct_entry=True,
+    local_variables=('_v226',), variable_names=('$1',))}, source_file=
     '<package>/Classes/Hello.yaml', line=1)

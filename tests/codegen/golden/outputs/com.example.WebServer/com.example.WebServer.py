@@ -1099,12 +1099,13 @@ CLASS = _r.ClassSpec(name='com.example.WebServer', package=None, extends=(
     value_only=True, default=None, has_default=False, meta=(), line=21)},
     methods={'.init': _r.MethodSpec('.init', usage='Runtime', scope=
     'Session', arguments=(), body=_body33, meta=(), line=26, direct_entry=
-    True, local_variables=('_v18',)), 'deploy': _r.MethodSpec('deploy',
-    usage='Runtime', scope='Session', arguments=(), body=_body350, meta=(),
-    line=30, direct_entry=True, local_variables=
-    ('_v54', '_v64', '_v71', '_v95', '_v243', '_v291', '_v304')),
-    'siteNames': _r.MethodSpec('siteNames', usage='Runtime', scope='Public',
-    arguments=(), body=_body402, meta=(), line=58, direct_entry=True,
-    local_variables=('_v381',))}, source_file=
-    '<package>/Classes/WebServer.yaml'
-    , line=1)
+    True, local_variables=('_v18',), variable_names=('$1',)), 'deploy': _r.
+    MethodSpec('deploy', usage='Runtime', scope='Session', arguments=(),
+    body=_body350, meta=(), line=30, direct_entry=True, local_variables=
+    ('_v54', '_v64', '_v71', '_v95', '_v243', '_v291', '_v304'),
+    variable_names=
+    ('$1', '$this', '$securityGroupIngress', '$resources', '$template', '$error', '$address')
+    ), 'siteNames': _r.MethodSpec('siteNames', usage='Runtime', scope=
+    'Public', arguments=(), body=_body402, meta=(), line=58, direct_entry=
+    True, local_variables=('_v381',), variable_names=('$1',))}, source_file
+    ='<package>/Classes/WebServer.yaml', line=1)

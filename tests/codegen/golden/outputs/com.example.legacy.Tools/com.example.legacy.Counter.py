@@ -224,11 +224,10 @@ CLASS = _r.ClassSpec(name='com.example.legacy.Counter', package=None,
     scope='Session', arguments=(_r.ArgumentSpec('by', usage='Standard',
     contract=_contract1, loads_objects=False, default=_r.constant_default(1
     ), has_default=True, meta=()),), body=_body51, meta=(), line=15,
-    direct_entry=True, local_variables=('_v5', '_v14')), 'countTo': _r.
-    MethodSpec('countTo', usage='Runtime', scope='Session', arguments=(_r.
-    ArgumentSpec('target', usage='Standard', contract=_contract1,
-    loads_objects=False, default=None, has_default=False, meta=()),), body=
-    _body73, meta=(), line=28, direct_entry=True, local_variables=
-    ('_v58', '_v64'))}, source_file=
-    '<package>/Classes/Counter.yaml'
-    , line=1)
+    direct_entry=True, local_variables=('_v5', '_v14'), variable_names=
+    ('$1', '$by')), 'countTo': _r.MethodSpec('countTo', usage='Runtime',
+    scope='Session', arguments=(_r.ArgumentSpec('target', usage='Standard',
+    contract=_contract1, loads_objects=False, default=None, has_default=
+    False, meta=()),), body=_body73, meta=(), line=28, direct_entry=True,
+    local_variables=('_v58', '_v64'), variable_names=('$1', '$target'))},
+    source_file='<package>/Classes/Counter.yaml', line=1)

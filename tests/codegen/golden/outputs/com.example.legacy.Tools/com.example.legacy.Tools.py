@@ -209,15 +209,16 @@ CLASS = _r.ClassSpec(name='com.example.legacy.Tools', package=None, extends
     ArgumentSpec('separator', usage='Standard', contract=_contract2,
     loads_objects=False, default=_r.constant_default(', '), has_default=
     True, meta=())), body=_body18, meta=(), line=7, direct_entry=False,
-    local_variables=('_v10', '_v13')), 'histogram': _r.MethodSpec(
-    'histogram', usage='Static', scope='Session', arguments=(_r.
-    ArgumentSpec('words', usage='Standard', contract=_contract1,
+    local_variables=('_v10', '_v13'), variable_names=
+    ('$separator', '$names')), 'histogram': _r.MethodSpec('histogram',
+    usage='Static', scope='Session', arguments=(_r.ArgumentSpec('words',
+    usage='Standard', contract=_contract1, loads_objects=False, default=
+    None, has_default=False, meta=()),), body=_body42, meta=(), line=18,
+    direct_entry=False, local_variables=('_v20', '_v21', '_v32'),
+    variable_names=('$counts', '$words', '$word')), 'classify': _r.
+    MethodSpec('classify', usage='Static', scope='Session', arguments=(_r.
+    ArgumentSpec('value', usage='Standard', contract=_contract43,
     loads_objects=False, default=None, has_default=False, meta=()),), body=
-    _body42, meta=(), line=18, direct_entry=False, local_variables=
-    ('_v20', '_v21', '_v32')), 'classify': _r.MethodSpec('classify', usage=
-    'Static', scope='Session', arguments=(_r.ArgumentSpec('value', usage=
-    'Standard', contract=_contract43, loads_objects=False, default=None,
-    has_default=False, meta=()),), body=_body48, meta=(), line=31,
-    direct_entry=False, local_variables=('_v45',))}, source_file=
-    '<package>/Classes/Tools.yaml'
-    , line=1)
+    _body48, meta=(), line=31, direct_entry=False, local_variables=
+    ('_v45',), variable_names=('$value',))}, source_file=
+    '<package>/Classes/Tools.yaml', line=1)

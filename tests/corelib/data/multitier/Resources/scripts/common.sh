@@ -1,0 +1,3 @@
+install_package() {
+    sudo apt-get -y -q install "$@"
+}
