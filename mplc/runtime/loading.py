@@ -12,6 +12,7 @@ from mplc.runtime import expressions, errors, natives
 from mplc.runtime.statements import detached_call, to_murano_exception
 from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, apply_contract, part_chain
 from mplc.runtime.value_types import SCALARS
+from mplc.runtime.yaql_adapter import frozen_dict_items
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):
@@ -109,7 +110,7 @@ _NEVER_MAPPINGS = SCALARS | {MuranoObject}
 def _plain(mapping):
     """A FrozenDict's own dict (iterating the Mapping ABC costs Python calls per item); any
     other value as it is."""
-    return mapping._d if type(mapping) is utils.FrozenDict else mapping
+    return frozen_dict_items(mapping) if type(mapping) is utils.FrozenDict else mapping
 
 
 def _unchanged(value):

@@ -19,7 +19,7 @@ from yaql.language import specs, utils, yaqltypes
 
 from mplc.runtime import expressions, errors, limits
 from mplc.runtime.activation import current_executor, running_executor
-from mplc.runtime.yaql_adapter import context_data
+from mplc.runtime.yaql_adapter import context_data, frozen_dict_items, own_data, set_in_place
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
 from mplc.versioning import TYPE_NAME
 
@@ -367,7 +367,7 @@ def _set_in_place(context, name, key, value) -> bool:
     scope = context
     while scope is not None and type(scope) not in expressions.CALL_CONTEXTS:
         scope = scope.parent
-    data = getattr(scope or context, "_data", None)
+    data = own_data(scope or context)
     stored_name = name if name.startswith("$") else "$" + name
     if type(data) is not dict or type(data.get(stored_name)) is not utils.FrozenDict \
             or context[name] is not data[stored_name]:  # shadowed in an inner scope
@@ -375,13 +375,12 @@ def _set_in_place(context, name, key, value) -> bool:
     if _references(data, stored_name) > _SOLE_REFERENCES:
         return False
     mapping = data[stored_name]
-    if type(mapping._d) is not dict or _inner_references(mapping) > _SOLE_INNER_REFERENCES:
+    if type(frozen_dict_items(mapping)) is not dict or _inner_references(mapping) > _SOLE_INNER_REFERENCES:
         return False
     try:
-        mapping._d[key] = value
+        set_in_place(mapping, key, value)
     except TypeError:  # an unhashable key: the usual path reports it
         return False
-    mapping._hash = None
     return True
 
 
@@ -393,7 +392,7 @@ def _references(data, key) -> int:
 
 
 def _inner_references(mapping) -> int:
-    inner = mapping._d
+    inner = frozen_dict_items(mapping)
     return sys.getrefcount(inner)
 
 
@@ -404,7 +403,7 @@ _SOLE_INNER_REFERENCES = _inner_references(utils.FrozenDict())
 def _set_attribute(source, key, value, context):
     """The new value of ``source`` after ``source.key = value`` (None when set in place)."""
     if isinstance(source, utils.MappingType):
-        items = dict(source._d) if type(source) is utils.FrozenDict else dict(source.items())
+        items = dict(frozen_dict_items(source) if type(source) is utils.FrozenDict else source.items())
         items[key] = value
         return utils.FrozenDict(items)
     if isinstance(source, MuranoObject):
