@@ -9,6 +9,8 @@ A leaf module: codegen, the runtime and the build all read it."""
 
 import importlib.util
 
+import yaql
+
 import mplc
 
 VERSION = 3
@@ -58,6 +60,9 @@ CONTRACT_NAMES = frozenset((
 
 
 def compatibility_key() -> str:
-    """What compiled output must match to run here: mplc's version, the ABI version and the
-    bytecode magic. Build records and the compile cache are keyed on it."""
-    return f"mplc-{mplc.__version__}+abi-{VERSION}+magic-{importlib.util.MAGIC_NUMBER.hex()}"
+    """What compiled output must match to run here: mplc's version, the ABI version, the
+    bytecode magic and yaql's version (the expression trees in compiled code are yaql's parser's
+    output, and the runtime evaluates them with yaql's functions). Build records and the compile
+    cache are keyed on it."""
+    return (f"mplc-{mplc.__version__}+abi-{VERSION}+magic-{importlib.util.MAGIC_NUMBER.hex()}"
+            f"+yaql-{yaql.__version__}")

@@ -8,8 +8,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import tempfile
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from mplc import buildrecord
 from mplc.codegen import BUILD_FILE, cache_key, write_package
@@ -17,6 +18,7 @@ from mplc.contracts.forms import FormsGenerator
 from mplc.diagnostics import CompileError, Diagnostic, DiagnosticSink
 from mplc.frontend import check_packages, load_packages
 from mplc.ir import Pos
+from mplc.parallel import write_packages
 
 CORE_LIBRARY = "io.murano"
 CORE_LIBRARY_PATH = os.path.join(os.path.dirname(__file__), "corelib", CORE_LIBRARY)
@@ -34,7 +36,8 @@ def _compiled_packages(path: str) -> list[str] | None:
     if not os.path.isdir(path) or os.path.exists(os.path.join(path, "manifest.yaml")):
         return None
     found = sorted(os.path.join(path, name) for name in os.listdir(path)
-                   if os.path.isfile(os.path.join(path, name, BUILD_FILE)))
+                   if not name.startswith(".")  # a build another process has not finished
+                   and os.path.isfile(os.path.join(path, name, BUILD_FILE)))
     return found or None
 
 
@@ -249,13 +252,25 @@ def compile_sources(path: str, cache_dir: str, default_format: str | None = None
         outcomes = [outcome if outcome.broken or outcome.full_name is None else
                     _with_directory(outcome, write_package(package, output, fast_paths=fast_paths)[0])
                     for outcome, package in zip(outcomes, packages + [None] * len(outcomes))]
-        os.makedirs(output, exist_ok=True)
-        with open(index + ".tmp", "w", encoding="utf-8") as handle:
-            json.dump([_relative_outcome(outcome, output) for outcome in outcomes], handle)
-        os.replace(index + ".tmp", index)
+        _write_index(index, [_relative_outcome(outcome, output) for outcome in outcomes])
     if warnings is not None:
         warnings.extend(d for outcome in outcomes if not outcome.broken for d in outcome.diagnostics)
     return outcomes
+
+
+def _write_index(path: str, outcomes: list[dict]) -> None:
+    """Write the cache index through a file of this process's own, renamed into place: a
+    concurrent reader sees no index (and compiles) or a whole one."""
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=".index-", dir=directory)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            json.dump(outcomes, handle)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def _with_directory(outcome: PackageOutcome, directory: str) -> PackageOutcome:
@@ -272,19 +287,21 @@ def _relative_outcome(outcome: PackageOutcome, output: str) -> dict:
 def compile_packages(paths: Iterable[str], output: str, *, force: bool = False,
                      fast_paths: bool = True, emit_source: bool = False,
                      default_format: str | None = None,
-                     sink: DiagnosticSink | None = None) -> list[str]:
+                     sink: DiagnosticSink | None = None, jobs: int = 1,
+                     progress: Callable[[int, int], None] | None = None) -> list[str]:
     """``mplc compile`` as a function: the written package directories under ``output``.
 
     Each package is compiled on its own: one with errors is not written, the others are.
     ``force`` rewrites packages whose output is up to date. Diagnostics go to ``sink`` when one
     is given; when any package (or PATH) had errors, ``CompileError`` is raised after the good
-    packages were written."""
+    packages were written. ``jobs`` processes compile the modules (``mplc.parallel``), and
+    ``progress(done, total)`` hears of each module written."""
     sink = sink if sink is not None else DiagnosticSink()
     packages = load_checked(paths, sink, default_format=default_format)
     outcomes, _ = partition_diagnostics(packages, sink.diagnostics)
-    written = [write_package(package, output, emit_source=emit_source, fast_paths=fast_paths,
-                             force=force)[0]
-               for package, outcome in zip(packages, outcomes) if not outcome.broken]
+    written = write_packages([package for package, outcome in zip(packages, outcomes) if not outcome.broken],
+                             output, jobs=jobs, emit_source=emit_source, fast_paths=fast_paths,
+                             force=force, progress=progress)
     if sink.has_errors:
         raise CompileError(sink.diagnostics)
     return written

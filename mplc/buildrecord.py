@@ -63,7 +63,7 @@ class BuildRecordError(Exception):
 def identity() -> dict:
     """The fields saying which code wrote a compiled package; a record whose fields differ was
     written by another mplc (or for another Python) and is stale. ``compiler`` is
-    ``abi.compatibility_key()`` (mplc version, ABI version, bytecode magic)."""
+    ``abi.compatibility_key()`` (mplc version, ABI version, bytecode magic, yaql version)."""
     return {"record": RECORD_FORMAT, "mplc": mplc.__version__, "compiler": abi.compatibility_key(),
             "magic": importlib.util.MAGIC_NUMBER.hex()}
 
@@ -173,8 +173,8 @@ def verify(directory: str) -> dict:
                                "compiled output is code: compile the package's sources yourself",
                                record_path)
     if record.get("compiler") != abi.compatibility_key():
-        raise BuildRecordError(STALE, "compiled by another mplc (its code differs from this one's): "
-                               "compile the package again with this mplc", record_path)
+        raise BuildRecordError(STALE, "compiled by another mplc (its code differs from this one's) "
+                               "or under another yaql: compile the package again with this mplc", record_path)
     if any(record.get(name) != value for name, value in identity().items()):
         raise BuildRecordError(STALE, "compiled for another Python or by another mplc: compile the "
                                "package again with this mplc", record_path)

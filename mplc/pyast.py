@@ -16,6 +16,7 @@ class PyAst:
     """``PyAst(pos).Call(func=..., args=[...], keywords=[])`` builds an ``ast.Call`` at ``pos``.
 
     Positions must be valid for ``compile()``: lines >= 1, columns >= 0, end >= start.
+    There is a method for each ast node class (``_node_builder``).
     """
 
     __slots__ = ("lineno", "col_offset", "end_lineno", "end_col_offset")
@@ -30,29 +31,32 @@ class PyAst:
         self.end_lineno = end_line
         self.end_col_offset = end_col
 
+    @classmethod
+    def at_node(cls, node: ast.AST) -> "PyAst":
+        """A builder at the position of ``node`` (which has one)."""
+        builder = cls.__new__(cls)
+        builder.lineno, builder.col_offset = node.lineno, node.col_offset
+        builder.end_lineno, builder.end_col_offset = node.end_lineno, node.end_col_offset
+        return builder
 
-def _builder(node_class: type) -> Any:
-    """``PyAst.<node_class name>``: builds the node at the PyAst's position."""
+
+def _node_builder(node_class: type):
+    """``PyAst.<NodeClass>``: codegen builds hundreds of thousands of nodes, so the position
+    goes in with the constructor's keywords, not as four attribute writes after it."""
     if "lineno" not in node_class._attributes:
-        def build(self: PyAst, *args: Any, **kwargs: Any) -> ast.AST:
+        def build_unpositioned(self: PyAst, *args: Any, **kwargs: Any) -> ast.AST:
             return node_class(*args, **kwargs)
-    else:
-        def build(self: PyAst, *args: Any, **kwargs: Any) -> ast.AST:
-            node = node_class(*args, **kwargs)
-            node.lineno = self.lineno
-            node.col_offset = self.col_offset
-            node.end_lineno = self.end_lineno
-            node.end_col_offset = self.end_col_offset
-            return node
-    build.__name__ = build.__qualname__ = node_class.__name__
+        return build_unpositioned
+
+    def build(self: PyAst, *args: Any, **kwargs: Any) -> ast.AST:
+        return node_class(*args, lineno=self.lineno, col_offset=self.col_offset, end_lineno=self.end_lineno,
+                          end_col_offset=self.end_col_offset, **kwargs)
     return build
 
 
-# one method per ast node class, set once: codegen builds hundreds of thousands of nodes, and a
-# ``__getattr__`` making a builder per node took a tenth of a compile
 for _name, _node_class in vars(ast).items():
-    if isinstance(_node_class, type) and issubclass(_node_class, ast.AST) and not _name.startswith("_"):
-        setattr(PyAst, _name, _builder(_node_class))
+    if isinstance(_node_class, type) and issubclass(_node_class, ast.AST) and _node_class is not ast.AST:
+        setattr(PyAst, _name, _node_builder(_node_class))
 
 
 def stamp_missing(tree: ast.AST, pos: Pos) -> ast.AST:

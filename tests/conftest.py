@@ -65,3 +65,14 @@ def murano_meta() -> str:
         _fetch_murano_meta(target)
     return target
 
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_directory_named_after_a_missing_value():
+    """A test that hands a subprocess ``MPLC_CACHE_DIR=str(None)`` (an unset option) makes mplc
+    keep its cache in ./None: the session fails when such a directory appears."""
+    places = {os.getcwd(), os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+    before = {place for place in places if os.path.lexists(os.path.join(place, "None"))}
+    yield
+    appeared = sorted(place for place in places - before if os.path.lexists(os.path.join(place, "None")))
+    assert appeared == [], f"a test wrote into {appeared[0]}/None: some value was None where a path belongs"

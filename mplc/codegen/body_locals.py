@@ -11,7 +11,7 @@ from mplc.codegen.ast_parts import CALLER_TOKEN, MATERIALIZED, VARIABLES, NameSo
 from mplc.pyast import PyAst
 
 
-class LazyCallContext(ast.NodeTransformer):
+class LazyCallContext:
     """Every other read of ``context`` in a function whose ``context`` may be a caller token
     (a body with a direct way in, a query loop) becomes ``(_call_context if _call_context is not
     None else (_call_context := as_context(context)))``: the call context is built once, when code first needs it. Inside
@@ -23,23 +23,42 @@ class LazyCallContext(ast.NodeTransformer):
         self.as_context = builder.module_constant(at, "as_context").id
         self.in_lambda = False
 
+    def visit(self, node: ast.AST) -> ast.AST:
+        """``node``, rewritten in place (a read of ``context`` comes back as its replacement).
+        ``ast.NodeTransformer`` does the same by name lookups per node: a method body is
+        thousands of nodes, and this walk was a fifth of the whole compile."""
+        kind = type(node)
+        if kind is ast.Name:
+            return self.visit_Name(node)
+        if kind is ast.FunctionDef:
+            return node
+        if kind is ast.Lambda:
+            return self.visit_Lambda(node)
+        if kind in _NESTED_SCOPES:
+            return self._nested_scope(node)
+        return self.generic_visit(node)
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for index, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        value[index] = self.visit(item)
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.visit(value))
+        return node
+
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id != "context" or not isinstance(node.ctx, ast.Load) or getattr(node, CALLER_TOKEN, False):
             return node
-        at = self.at
+        at = PyAst.at_node(node)
         built = at.Call(func=load(at, self.as_context), args=[load(at, "context")], keywords=[])
         if not self.in_lambda:
             built = at.NamedExpr(target=store(at, MATERIALIZED), value=built)
-        expression = at.IfExp(test=at.Compare(left=load(at, MATERIALIZED), ops=[ast.IsNot()],
-                                              comparators=[at.Constant(value=None)]),
-                              body=load(at, MATERIALIZED), orelse=built)
-        for child in ast.walk(expression):
-            if "lineno" in child._attributes:
-                ast.copy_location(child, node)
-        return expression
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        return node
+        return at.IfExp(test=at.Compare(left=load(at, MATERIALIZED), ops=[ast.IsNot()],
+                                        comparators=[at.Constant(value=None)]),
+                        body=load(at, MATERIALIZED), orelse=built)
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.Lambda:
         if any(argument.arg == "context" for argument in node.args.args):
@@ -55,7 +74,8 @@ class LazyCallContext(ast.NodeTransformer):
         finally:
             self.in_lambda = outer
 
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _nested_scope
+
+_NESTED_SCOPES = frozenset((ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
 
 
 class BodyLocals:
@@ -140,7 +160,18 @@ class BodyLocals:
                 at.Assign(targets=[store(at, "engine")], value=load(at, "_ENGINE"))]
 
 
-class PredicateValue:
+class _OneParameter:
+    """The locals of a function whose only local is its parameter ``$``, of no known type."""
+
+    int_keys: frozenset[str] = frozenset()
+    int_bounds: dict[str, int] = {}
+
+    @staticmethod
+    def holds_int(local: str) -> bool:
+        return False
+
+
+class PredicateValue(_OneParameter):
     """The locals of a numeric check() predicate: ``$`` is the parameter ``value``."""
 
     @staticmethod
@@ -149,28 +180,14 @@ class PredicateValue:
             raise ValueError(f"a numeric predicate reads only $, not {key}")
         return "value"
 
-    int_keys: frozenset[str] = frozenset()
-    int_bounds: dict[str, int] = {}
 
-    @staticmethod
-    def holds_int(local: str) -> bool:
-        return False
-
-
-class ItemValue:
+class ItemValue(_OneParameter):
     """The locals of an item function: ``$`` is the parameter ``item``; every other variable is
     read from the context."""
 
     @staticmethod
     def name(key: str) -> str | None:
         return "item" if key == "$1" else None
-
-    int_keys: frozenset[str] = frozenset()
-    int_bounds: dict[str, int] = {}
-
-    @staticmethod
-    def holds_int(local: str) -> bool:
-        return False
 
 
 RANGE_ITEM_BITS = 11

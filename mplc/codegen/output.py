@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import errno
 import gc
 import hashlib
 import importlib.util
 import os
 import re
 import shutil
+import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
 from importlib._bootstrap_external import _code_to_timestamp_pyc
 from types import CodeType
+
+import yaml
 
 import mplc
 from mplc import abi, buildrecord, ir
@@ -27,6 +31,7 @@ from mplc.codegen.readable import readable_source
 from mplc.containment import resolves_inside
 
 SOURCE_SUFFIX = ".src.py"
+_INSTALL_ATTEMPTS = 20
 
 
 def mangle(text: str) -> str:
@@ -56,9 +61,11 @@ def _source_files(root: str) -> list[tuple[str, str]]:
 
 def cache_key(root: str, *options: str) -> str:
     """sha256 over the sources (paths and bytes), what compiled output must match to run
-    (``abi.compatibility_key``: mplc's version, the ABI version, the bytecode magic) and options."""
+    (``abi.compatibility_key``: mplc's version, the ABI version, the bytecode magic, yaql's
+    version), PyYAML's version (the front end reads the sources with it: another PyYAML may read
+    them differently, though what it compiled runs anywhere) and options."""
     digest = hashlib.sha256()
-    for part in (os.path.abspath(root), abi.compatibility_key(), *options):
+    for part in (os.path.abspath(root), abi.compatibility_key(), f"pyyaml-{yaml.__version__}", *options):
         digest.update(part.encode("utf-8") + b"\0")
     for relative, path in _source_files(root):
         digest.update(relative.encode("utf-8") + b"\0")
@@ -103,18 +110,39 @@ def compile_package(package: ir.Package, fast_paths: bool = True) -> list[Compil
 
     ``fast_paths=False`` leaves every expression to the runtime's yaql bridge (plain yaql
     evaluation, the benchmark's comparison column)."""
+    return [compile_module(package, index, fast_paths) for index in range(module_count(package))]
+
+
+def module_count(package: ir.Package) -> int:
+    return 1 + len(package.classes)
+
+
+def compile_module(package: ir.Package, index: int, fast_paths: bool = True) -> CompiledModule:
+    """Module ``index`` of ``package`` (0 is ``__init__``, then the classes in sorted name
+    order); each is compiled on its own, so any subset can be compiled in any process."""
     classes = sorted(package.classes, key=lambda cls: cls.name)
-    names = {cls.name: f"c{index:04d}" for index, cls in enumerate(classes)}
-    format_version = package.manifest.format_version
-    modules = [_compiled("__init__", package_module(package, names), package.manifest.pos.file)]
-    for cls in classes:
-        modules.append(_compiled(names[cls.name], class_module(cls, format_version, fast_paths),
-                                 cls.source_file))
-    return modules
+    names = {cls.name: f"c{number:04d}" for number, cls in enumerate(classes)}
+    if index == 0:
+        return _compiled("__init__", package_module(package, names), package.manifest.pos.file)
+    cls = classes[index - 1]
+    return _compiled(names[cls.name], class_module(cls, package.manifest.format_version, fast_paths),
+                     cls.source_file)
 
 
 def _compiled(name: str, tree: ast.Module, yaml_path: str) -> CompiledModule:
-    return CompiledModule(name, tree, compile(tree, os.path.abspath(yaml_path), "exec", dont_inherit=True))
+    code = compile(tree, os.path.abspath(yaml_path), "exec", dont_inherit=True)
+    return CompiledModule(name, tree, _interned_names(code))
+
+
+def _interned_names(code: CodeType) -> CodeType:
+    """``code`` with its functions' names interned. Python interns the names a code object
+    uses, not its own name: marshal would write that name as interned or not depending on
+    whether the process happened to hold an interned copy already (from another module it
+    compiled), and the .pyc bytes would depend on which process compiled which modules."""
+    constants = tuple(_interned_names(constant) if isinstance(constant, CodeType) else constant
+                      for constant in code.co_consts)
+    return code.replace(co_name=sys.intern(code.co_name), co_qualname=sys.intern(code.co_qualname),
+                        co_consts=constants)
 
 
 def _copy_package_files(package: ir.Package, destination: str) -> None:
@@ -165,6 +193,69 @@ def _intact(package_directory: str) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class PackageBuild:
+    """A package being written: its modules go into ``staging``, which ``finish_build`` renames
+    to ``directory`` (modules may be written by several processes meanwhile)."""
+
+    package: ir.Package
+    directory: str
+    staging: str
+    key: str
+    emit_source: bool
+    fast_paths: bool
+
+    @property
+    def module_count(self) -> int:
+        return module_count(self.package)
+
+
+def package_directory(package: ir.Package, output: str) -> str:
+    return os.path.join(output, package_dir_name(package.manifest.full_name, package.manifest.version))
+
+
+def start_build(package: ir.Package, output: str, emit_source: bool = False, fast_paths: bool = True,
+                force: bool = False) -> PackageBuild | None:
+    """A staging directory for ``package`` under ``output``; None when its directory already
+    holds a whole build of the package's key (and not ``force``)."""
+    key = build_key(package, emit_source, fast_paths)
+    directory = package_directory(package, output)
+    if not force and read_build_key(directory) == key and _intact(directory):
+        return None
+    os.makedirs(output, exist_ok=True)
+    return PackageBuild(package, directory, tempfile.mkdtemp(prefix=".build-", dir=output), key,
+                        emit_source, fast_paths)
+
+
+def write_modules(build: PackageBuild, indices) -> None:
+    """Compile modules ``indices`` (see ``compile_module``) into the build's staging directory."""
+    with _cyclic_gc_paused():
+        for index in indices:
+            module = compile_module(build.package, index, build.fast_paths)
+            _write(os.path.join(build.staging, module.name + ".pyc"),
+                   bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
+            if build.emit_source:
+                _write(os.path.join(build.staging, module.name + SOURCE_SUFFIX),
+                       readable_source(module.tree, module.code.co_filename).encode("utf-8"))
+            del module  # dropped before the next is built: one tree alive at a time
+
+
+def finish_build(build: PackageBuild, force: bool = False) -> bool:
+    """Add the package's files and build record to the staging directory (every module
+    written) and install it; whether it was installed (see ``_install``)."""
+    manifest = build.package.manifest
+    _copy_package_files(build.package, build.staging)
+    buildrecord.write_record(build.staging, {
+        "key": build.key, "full_name": manifest.full_name, "version": manifest.version,
+        "format": f"{manifest.format_name}/{manifest.format_version}"})
+    os.chmod(build.staging, 0o755)
+    return _install(build.staging, build.directory, build.key, force)
+
+
+def abandon_build(build: PackageBuild) -> None:
+    shutil.rmtree(build.staging, ignore_errors=True)
+
+
 def write_package(package: ir.Package, output: str, emit_source: bool = False,
                   fast_paths: bool = True, force: bool = False) -> tuple[str, bool]:
     """Write ``package`` under ``output``; returns (its directory, whether anything was written).
@@ -172,35 +263,44 @@ def write_package(package: ir.Package, output: str, emit_source: bool = False,
     A directory whose build file already holds the package's key is left untouched, unless
     ``force``.
     """
-    manifest = package.manifest
-    key = build_key(package, emit_source, fast_paths)
-    directory = os.path.join(output, package_dir_name(manifest.full_name, manifest.version))
-    if not force and read_build_key(directory) == key and _intact(directory):
-        return directory, False
-    os.makedirs(output, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix=".build-", dir=output)
+    build = start_build(package, output, emit_source, fast_paths, force)
+    if build is None:
+        return package_directory(package, output), False
     try:
-        with _cyclic_gc_paused():
-            for module in compile_package(package, fast_paths):
-                _write(os.path.join(staging, module.name + ".pyc"),
-                       bytes(_code_to_timestamp_pyc(module.code, 0, 0)))
-                if emit_source:
-                    _write(os.path.join(staging, module.name + SOURCE_SUFFIX),
-                           readable_source(module.tree, module.code.co_filename).encode("utf-8"))
-        _copy_package_files(package, staging)
-        buildrecord.write_record(staging, {
-            "key": key, "full_name": manifest.full_name, "version": manifest.version,
-            "format": f"{manifest.format_name}/{manifest.format_version}"})
-        os.chmod(staging, 0o755)
-        if not force and read_build_key(directory) == key:
-            # another process (a serve worker, a parallel run) wrote the same build meanwhile
-            # and may be importing from it: keep it rather than pull it from under its feet
-            shutil.rmtree(staging)
-            return directory, False
-        if os.path.isdir(directory):
-            shutil.rmtree(directory)
-        os.replace(staging, directory)
+        write_modules(build, range(build.module_count))
+        return build.directory, finish_build(build, force)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        abandon_build(build)
         raise
-    return directory, True
+
+
+def _install(staging: str, directory: str, key: str, force: bool) -> bool:
+    """Rename the finished build ``staging`` to ``directory``; whether it was installed.
+
+    Other processes (serve workers, ``-j`` workers, a second ``mplc run``) may build the same
+    package at the same time and import from ``directory`` meanwhile: a rename is atomic, so
+    they see a whole build or none. A build of the same key another process finished first
+    is kept (they may be importing from it) and ours dropped; any other build is renamed aside
+    before ours takes its place, and removed after."""
+    for _ in range(_INSTALL_ATTEMPTS):
+        if not force and read_build_key(directory) == key and _intact(directory):
+            shutil.rmtree(staging)
+            return False
+        if os.path.isdir(directory) and not os.path.islink(directory):
+            aside = tempfile.mkdtemp(prefix=".old-", dir=os.path.dirname(directory))
+            try:
+                os.replace(directory, aside)
+            except FileNotFoundError:
+                pass  # another process moved it first
+            shutil.rmtree(aside, ignore_errors=True)
+        elif os.path.lexists(directory):  # a file or link where the package goes: mplc wrote no such thing
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(directory)
+        try:
+            os.replace(staging, directory)
+            return True
+        except OSError as error:
+            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            # another process installed its build between our two renames: look at it again
+    raise OSError(errno.EBUSY, "other processes keep replacing the compiled package", directory)

@@ -14,6 +14,7 @@ import sys
 from mplc import __version__
 from mplc.build import load_checked
 from mplc.commands import UsageError
+from mplc.commands.shared import check_loose_format
 from mplc.diagnostics import Diagnostic, DiagnosticSink, render
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -72,6 +73,7 @@ def sarif_document(diagnostics: list[Diagnostic]) -> dict:
 def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no PATH given")
+    check_loose_format(args)
     sink = DiagnosticSink()
     sources: dict[str, str] = {}
     load_checked(args.all_paths, sink, default_format=args.format, sources=sources, lint=True)

@@ -29,29 +29,6 @@ from mplc.diagnostics import Diagnostic, DiagnosticSink, render
 GENERATED_PREFIX = "io.murano.apps.generated"
 
 
-def add_arguments(subparsers) -> None:
-    package = subparsers.add_parser("package", help="build a package .zip (as murano package-create)")
-    package.add_argument("directory", nargs="?", metavar="DIR", help="the package directory to zip")
-    package.add_argument("-o", "--output", metavar="NAME.zip",
-                         help="the zip to write (default: the template's name with .zip; "
-                              "required for DIR)")
-    package.add_argument("-t", "--template", metavar="HOT.yaml",
-                         help="build a Heat.HOT/1.0 package from this Heat template instead of DIR")
-    package.add_argument("-n", "--name", help="display name (with --template; default: the "
-                                              "template's file name)")
-    package.add_argument("-f", "--full-name", help="FullName (with --template; default: "
-                                                   f"{GENERATED_PREFIX}.<Name>)")
-    package.add_argument("-a", "--author", help="Author (with --template; default: $OS_USERNAME)")
-    package.add_argument("--tags", nargs="*", metavar="TAG",
-                         help="Tags (with --template; default: Heat-generated)")
-    package.add_argument("-d", "--description", help="Description (with --template; default: the "
-                                                     "template's description)")
-    package.add_argument("-r", "--resources-dir", metavar="DIR",
-                         help="a directory copied as Resources/ (with --template)")
-    package.add_argument("-l", "--logo", metavar="PNG", help="a logo copied as logo.png (with --template)")
-    package.add_argument("-q", "--quiet", action="store_true", help="show errors only, no warnings")
-
-
 def package_files(directory: str, output: str) -> list[tuple[str, str]]:
     """(name in the zip, path) of every regular file of a package directory, sorted. Hidden
     files and folders (.git, .tox) and caches stay out, and so does the output itself; links

@@ -22,7 +22,8 @@ import sys
 import time
 
 from mplc.api import Runtime, model_class_names
-from mplc.commands import UsageError, shown_diagnostics
+from mplc.commands import UsageError
+from mplc.commands.shared import check_loose_format, shown_diagnostics
 from mplc.diagnostics import CompileError, Diagnostic, render
 from mplc.ir import Pos
 from mplc.runtime.errors import MuranoError, MuranoPlException, NoObjectFoundError
@@ -213,6 +214,7 @@ def read_cloud(path: str):
 def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no --path given")
+    check_loose_format(args)
     if args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
     timeout = getattr(args, "timeout", None)

@@ -29,22 +29,6 @@ from mplc.diagnostics import DiagnosticSink, render
 from mplc.repository import Repository, RepositoryError, resolve
 
 
-def add_arguments(subparsers) -> None:
-    save = subparsers.add_parser("save", help="save packages (or a bundle) and what they require "
-                                              "as zips, with their images listed")
-    save.add_argument("names", nargs="+", metavar="NAME",
-                      help="a package FullName in the repository, a local package directory or "
-                           ".zip, or with --bundle a bundle name")
-    save.add_argument("--bundle", action="store_true", help="NAME is a bundle (bundles/NAME.bundle)")
-    save.add_argument("--version", default=None, metavar="SPEC",
-                      help="version spec of a single NAME (default: the newest)")
-    save.add_argument("--repo", default=os.environ.get("MURANO_REPO_URL"), metavar="URL",
-                      help="repository URL (default: $MURANO_REPO_URL)")
-    save.add_argument("-o", "--output", required=True, metavar="DIR", help="where the zips are written")
-    save.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
-                      help="network timeout of each request (default 30)")
-
-
 def _local_zip(path: str) -> tuple[str, dict, bytes]:
     """(FullName, Require, zip bytes) of a local package directory or .zip, read by the front
     end; a package with errors is refused."""

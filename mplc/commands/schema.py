@@ -10,7 +10,8 @@ import json
 import sys
 
 from mplc.build import PackageSet, lazy_forms, load_source_packages
-from mplc.commands import UsageError, shown_diagnostics
+from mplc.commands import UsageError
+from mplc.commands.shared import check_loose_format, shown_diagnostics
 from mplc.contracts.forms import FormsGenerator, SchemaError
 from mplc.diagnostics import CompileError, DiagnosticSink, render
 
@@ -31,6 +32,7 @@ def load_needed_forms(paths: list[str], default_format: str | None,
 def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no --path given")
+    check_loose_format(args)
     sink = DiagnosticSink()
     try:
         forms, package_set = load_needed_forms(args.all_paths, args.format, sink)

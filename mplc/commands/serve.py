@@ -15,7 +15,8 @@ import sys
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
 
-from mplc.commands import UsageError, shown_diagnostics
+from mplc.commands import UsageError
+from mplc.commands.shared import check_loose_format, shown_diagnostics
 from mplc.commands.schema import load_needed_forms
 from mplc.diagnostics import CompileError, DiagnosticSink, render
 from mplc.server.app import ServeService, create_app
@@ -52,6 +53,7 @@ async def _serve_until_stopped(app, config: Config) -> None:
 def main(args) -> int:
     if not args.all_paths:
         raise UsageError("no PATH given")
+    check_loose_format(args)
     if min(args.timeout, args.idle_timeout, args.body_timeout) <= 0 or args.workers < 1:
         raise UsageError("--timeout, --idle-timeout and --body-timeout must be positive, "
                          "--workers at least 1")

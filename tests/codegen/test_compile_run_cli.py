@@ -36,20 +36,10 @@ def package(tmp_path):
     return write_package(tmp_path / "pkg", "tests.cli", CLASSES)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _default_cache(tmp_path_factory):
-    """The compile cache of the runs that name none (MPLC_CACHE_DIR=None made a ``None``
-    directory wherever the suite ran)."""
-    _CACHE.append(str(tmp_path_factory.mktemp("cli-cache")))
-    yield
-    _CACHE.pop()
-
-
-_CACHE = []
-
-
-def _mplc(*args, cwd=None, env_dir=None):
-    env = dict(os.environ, MPLC_CACHE_DIR=str(env_dir or _CACHE[-1]))
+def _mplc(*args, cache_dir, cwd=None):
+    """``mplc`` in a fresh process; its compile cache (and yaql's parser tables) in ``cache_dir``,
+    never in a directory named after a missing value."""
+    env = dict(os.environ, MPLC_CACHE_DIR=str(cache_dir))
     return subprocess.run([sys.executable, "-m", "mplc.cli", *args], capture_output=True, text=True,
                           cwd=cwd, env=env)
 
@@ -63,7 +53,7 @@ def _mplc(*args, cwd=None, env_dir=None):
 ])
 def test_run_prints_one_json_document(package, tmp_path, extra, method, exit_code, result, error_type, traces):
     completed = _mplc("run", "--path", package, "--model", "Test", "--method", method, *extra,
-                      env_dir=tmp_path / "cache")
+                      cache_dir=tmp_path / "cache")
     assert completed.returncode == exit_code, completed.stderr
     document = json.loads(completed.stdout)
     assert set(document) == {"result", "error", "traces", "model"}
@@ -74,20 +64,20 @@ def test_run_prints_one_json_document(package, tmp_path, extra, method, exit_cod
 
 def test_run_repeat_reports_seconds_per_call(package, tmp_path):
     completed = _mplc("run", "--path", package, "--model", "Test", "--method", "run", "--args", "[1]",
-                      "--repeat", "3", env_dir=tmp_path / "cache")
+                      "--repeat", "3", cache_dir=tmp_path / "cache")
     document = json.loads(completed.stdout)
     assert completed.returncode == 0 and document["seconds_per_call"] > 0
 
 
 @pytest.mark.parametrize("extra", [["--args", "{"], ["--args", "{}"], ["--kwargs", "[]"], ["--repeat", "0"]])
 def test_run_usage_errors_exit_2(package, tmp_path, extra):
-    completed = _mplc("run", "--path", package, "--model", "Test", *extra, env_dir=tmp_path / "cache")
+    completed = _mplc("run", "--path", package, "--model", "Test", *extra, cache_dir=tmp_path / "cache")
     assert completed.returncode == 2 and completed.stdout == "" and "Traceback" not in completed.stderr
 
 
 def test_run_compile_error_exits_2_with_diagnostic(tmp_path):
     broken = write_package(tmp_path / "broken", "tests.broken", "Name: Test\nMethods:\n  run:\n    Body:\n      - If: true\n")
-    completed = _mplc("run", "--path", broken, "--model", "Test", env_dir=tmp_path / "cache")
+    completed = _mplc("run", "--path", broken, "--model", "Test", cache_dir=tmp_path / "cache")
     assert completed.returncode == 2
     assert "case.yaml:5:" in completed.stderr and "Traceback" not in completed.stderr
 
@@ -116,7 +106,7 @@ def test_run_bad_model_names_file_line_and_column(package, tmp_path, model, prob
     value where the file lacks it), in stderr with the source line and in the JSON message."""
     path = tmp_path / "model.json"
     path.write_text(model)
-    completed = _mplc("run", "--path", package, "--model", str(path), env_dir=tmp_path / "cache")
+    completed = _mplc("run", "--path", package, "--model", str(path), cache_dir=tmp_path / "cache")
     assert completed.returncode == 1 and "Traceback" not in completed.stderr
     document = json.loads(completed.stdout)
     assert document["model"] == (json.loads(model) if "Objects" in model else
@@ -135,7 +125,7 @@ def test_run_model_naming_a_missing_object_points_at_the_reference(tmp_path):
     path = tmp_path / "model.json"
     path.write_text('{"?": {"type": "Test", "id": "r"},\n "peers": ["r",\n   "gone"]}\n')
     completed = _mplc("run", "--path", linked, "--model", str(path), "--method", "run",
-                      env_dir=tmp_path / "cache")
+                      cache_dir=tmp_path / "cache")
     assert completed.returncode == 1 and "Traceback" not in completed.stderr
     assert json.loads(completed.stdout)["error"]["type"] == "NoObjectFoundError"
     assert f"{path}:3:4: error: $.peers[1]: no object has id 'gone' [NoObjectFoundError]" \
@@ -143,12 +133,13 @@ def test_run_model_naming_a_missing_object_points_at_the_reference(tmp_path):
 
 
 def test_compile_writes_package_and_exits_0(package, tmp_path):
-    completed = _mplc("compile", package, "-o", str(tmp_path / "out"), "--emit-source")
+    completed = _mplc("compile", package, "-o", str(tmp_path / "out"), "--emit-source",
+                      cache_dir=tmp_path / "cache")
     assert completed.returncode == 0, completed.stderr
     (directory,) = os.listdir(tmp_path / "out")
     assert {"__init__.pyc", "c0000.pyc", "c0000.src.py", "mplc-build.json"} <= set(os.listdir(tmp_path / "out" / directory))
     run = _mplc("run", "--path", str(tmp_path / "out"), "--model", "Test", "--method", "run", "--args", "[5]",
-                env_dir=tmp_path / "cache")
+                cache_dir=tmp_path / "cache")
     assert json.loads(run.stdout)["result"] == 10
 
 
@@ -156,14 +147,15 @@ def test_compile_writes_package_and_exits_0(package, tmp_path):
 def test_output_of_another_mplc_is_refused(package, tmp_path, compiler):
     """A compiled package whose build file names another compiler (or none: an older mplc)
     calls the runtime as that mplc did: running it is an error naming the build file."""
-    assert _mplc("compile", package, "-o", str(tmp_path / "out")).returncode == 0
+    compiled = _mplc("compile", package, "-o", str(tmp_path / "out"), cache_dir=tmp_path / "cache")
+    assert compiled.returncode == 0, compiled.stderr
     (directory,) = os.listdir(tmp_path / "out")
     build_file = tmp_path / "out" / directory / "mplc-build.json"
     build = json.loads(build_file.read_text())
     build["compiler"] = compiler
     build_file.write_text(json.dumps(buildrecord.sign(build)))  # as another mplc of this user signs
     run = _mplc("run", "--path", str(tmp_path / "out"), "--model", "Test", "--method", "run", "--args", "[5]",
-                env_dir=tmp_path / "cache")
+                cache_dir=tmp_path / "cache")
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert f"{build_file}:1:1: error: compiled by another mplc" in run.stderr and "[E-STALE-BUILD]" in run.stderr
     with pytest.raises(CompileError, match="E-STALE-BUILD"):
