@@ -180,3 +180,95 @@ def list_pipeline(n):
     n = _not_null(_int(n))
     items = [{"id": i, "name": "item" + str(i), "odd": i % 2 == 1} for i in range(0, n)]
     return [item["name"] for item in items if item["odd"] and item["id"] > 10]
+
+
+class _Reporter:
+    """io.murano.system.StatusReporter's work: a record per report."""
+
+    __slots__ = ("environment", "reports")
+
+    def __init__(self, environment):
+        self.environment = environment
+        self.reports = []
+
+    def report(self, entity, text):
+        self.reports.append({"level": "info", "entity": entity.object_id, "text": text})
+
+
+class _MixObject:
+    __slots__ = ("object_id", "owner", "attributes")
+
+    def __init__(self, object_id, owner=None):
+        self.object_id = object_id
+        self.owner = owner
+        self.attributes = {}
+
+    def find(self, cls):
+        owner = self.owner
+        while owner is not None:
+            if isinstance(owner, cls):
+                return owner
+            owner = owner.owner
+        return None
+
+
+class _CorpusMix(_MixObject):
+    __slots__ = ("reporter",)
+
+
+class _MixItem(_MixObject):
+    __slots__ = ("index", "name", "deployed")
+
+    def __init__(self, object_id, index, name, owner=None):
+        super().__init__(object_id, owner)
+        self.index = _not_null(_int(index))
+        if not isinstance(name, str):
+            raise ContractViolation("string() contract")
+        self.name = name
+        self.deployed = False
+
+    def deploy(self):
+        if not self.deployed:
+            self.deployed = True
+
+
+def _bind(value, mappings):
+    if isinstance(value, str) and value.startswith("$"):
+        return mappings.get(value[1:], value)
+    if isinstance(value, (list, tuple)):
+        return [_bind(item, mappings) for item in value]
+    if isinstance(value, dict):
+        return {_bind(key, mappings): _bind(item, mappings) for key, item in value.items()}
+    return value
+
+
+def corpus_mix(n):
+    """bench.CorpusMix.mix: the corpus's most called functions, in about their proportions."""
+    n = _not_null(_int(n))
+    ids = iter(range(1, 1 << 62))
+    this = _CorpusMix(next(ids))
+    this.reporter = _Reporter("env")
+    child = _MixItem(next(ids), 0, "child", this)
+    template = {"name": "$name", "port": "$port", "tags": ["$name", "web"]}
+    ports = [80, 443, 8080, 22]
+    count = 0
+    for i in range(0, n):
+        item = _MixItem(next(ids), i, "item-{0}".format(i))
+        other = _MixItem(next(ids), i + 1, "other")
+        this.reporter.report(this, "Creating an item")
+        owner = child.find(_CorpusMix)
+        same = child.find(_MixObject)
+        if same is None:
+            raise ValueError("Required value is missing")
+        item.deploy()
+        port = ports[i % 4]
+        this.reporter.report(item, "{0} deployed on port {1}".format(item.name, port))
+        this.attributes[("bench.CorpusMix", "lastIndex")] = i
+        last = this.attributes.get(("bench.CorpusMix", "lastIndex"), 0)
+        bound = _bind(template, {"name": item.name, "port": port})
+        open_ports = ["port-" + str(p) for p in ports if p > 100]
+        this.reporter.report(this, "{0} open ports".format(len(open_ports)))
+        if owner is this and same is not None and item.deployed:
+            count = count + len(open_ports) + bound.get("port") + last
+        this.reporter.report(other, open_ports[0])
+    return count

@@ -64,6 +64,9 @@ CALL_WORKLOADS = [
                  "list_pipeline"),
     CallWorkload("list pipeline 1000, Format 1.0", "bench.legacy.ListPipeline", "listPipeline", (1000,),
                  "list_pipeline"),
+    # the functions real class files call, in their corpus proportions (benchmarks/corpus_calls.md)
+    CallWorkload("corpus mix 200, Format 1.3", "bench.CorpusMix", "mix", (200,), "corpus_mix"),
+    CallWorkload("corpus mix 200, Format 1.0", "bench.legacy.CorpusMix", "mix", (200,), "corpus_mix"),
 ]
 
 OTHER_WORKLOADS = ["model load+serialize 10000", "front end 300 files", "compile 300 files",

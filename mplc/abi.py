@@ -13,7 +13,7 @@ import yaql
 
 import mplc
 
-VERSION = 3
+VERSION = 4
 
 SPECS = ("PackageSpec", "ClassSpec", "PropertySpec", "MethodSpec", "ArgumentSpec", "MetaSpec")
 """What a module hands the loader (``PACKAGE``, ``CLASS``): docs/compiled-modules.md."""
@@ -43,11 +43,13 @@ FAST_NAMES = frozenset((
     "to_murano_exception", "set_variable", "variable", "child",
     # operators and collections
     "add", "subtract", "multiply", "divide", "modulo", "negate", "greater", "greater_or_equal",
-    "less", "less_or_equal", "contains", "index", "length", "format_string", "build_list",
+    "less", "less_or_equal", "contains", "index", "legacy_index", "length", "format_string", "build_list",
     "collection", "range_of", "range_between", "legacy_range_between", "to_string", "concat_strings",
     "dict_of_pairs", "dict_of_selected", "dict_size_quota", "final_dict",
     "finalize", "frozen_dict", "pair_quota", "quota", "selected_range", "selected_result",
     "selected_where",
+    # murano's functions
+    "object_id", "object_name", "object_type", "trace_value", "random_name", "is_instance",
 ))
 """``_r.fast.<name>``: the expression fast paths' helpers (runtime.fast_paths)."""
 

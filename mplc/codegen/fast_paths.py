@@ -25,7 +25,13 @@ FINAL = "_mplc_final"
 """The attribute that marks a FrozenDict final (the runtime's ``bridge.FINAL``, named by
 docs/compiled-modules.md)."""
 
+# murano's functions called ``f(x)`` with their ``_r.fast`` helper and arity: no MuranoPL code
+# can overload them (methods take receivers), in every Format.
+OBJECT_FUNCTION_HELPERS = {"id": ("object_id", 1), "name": ("object_name", 1), "typeinfo": ("object_type", 1),
+                           "trace": ("trace_value", 1), "randomName": ("random_name", 0)}
+
 BINARY_HELPERS = {
+    "#operator_is": "is_instance",
     "#operator_+": "add",
     "#operator_-": "subtract",
     "#operator_*": "multiply",
@@ -53,6 +59,7 @@ REJECTED_LITERALS = {
     "#operator_mod": ((type(None), bool, str), (type(None), bool, str)),
     "#operator_in": ((), (type(None), bool, int, float)),
     "#indexer": ((type(None), bool, int, float, str), ()),
+    "#operator_is": ((bool, int, float, str), (type(None), bool, int, float)),
 }
 BOOLEAN_OPERATORS = {"#operator_and": ast.And, "#operator_or": ast.Or}
 
@@ -168,6 +175,13 @@ def _plain_arguments(args: tuple[ir.Expr, ...]) -> bool:
                    for arg in args)
 
 
+def _method_arguments(args: tuple[ir.Expr, ...]) -> bool:
+    """Positional arguments of a method call: no ``name => value``; a bare keyword (``k`` in
+    ``$o.getAttr(k)``) is the string ``'k'`` to every method a site runs directly (yaql hands
+    it over as a constant, which the stubs' and queries' parameter types unwrap)."""
+    return not any(isinstance(arg, (ir.MappingRule, ir.SkippedArgument)) for arg in args)
+
+
 # Keywords another overload of murano's ``new`` takes, or that reach its own hidden parameters.
 _NEW_OVERLOAD_KEYWORDS = frozenset(("typeName", "parameters", "owner", "objectName", "extra", "model"))
 
@@ -215,7 +229,8 @@ class FastPaths:
         at = PyAst(tree.pos)
         name, args = tree.name, tree.args
         operand = self.builder.expression_code
-        if name in self.binary and len(args) == 2 and not _rejected_literal(name, args):
+        if name in self.binary and len(args) == 2 and not _rejected_literal(name, args) \
+                and not any(isinstance(arg, (ir.MappingRule, ir.SkippedArgument)) for arg in args):
             left, right = operand(args[0]), operand(args[1])
             if self.builder.locals is not None:
                 known_ints = all(is_int_expression(arg, self.builder.locals.int_keys) for arg in args)
@@ -227,6 +242,11 @@ class FastPaths:
                 if inline is not None:
                     return inline
             return _helper_call(at, self.binary[name], left, right)
+        if name == "#indexer" and self.legacy and len(args) == 2 and _plain_arguments(args):
+            # the legacy library's indexer takes its index unevaluated (a lambda)
+            return at.Call(func=fast_attribute(at, "legacy_index"),
+                           args=[operand(args[0]), self.builder.argument(args[1]), load(at, "context"),
+                                 load(at, "engine")], keywords=[])
         if name in COMPARISONS and len(args) == 2:
             return at.Compare(left=operand(args[0]), ops=[COMPARISONS[name]()],
                               comparators=[operand(args[1])])
@@ -348,7 +368,17 @@ class FastPaths:
             fast = self._to_string(at, operand(args[0]))
         elif name == "concat" and args and _plain_arguments(args):  # concat() is ambiguous in yaql
             fast = self._concat(at, [operand(arg) for arg in args])
-        elif name == "new" and not self.legacy and _new_arguments(args):
+        elif name in OBJECT_FUNCTION_HELPERS and len(args) == OBJECT_FUNCTION_HELPERS[name][1] \
+                and _plain_arguments(args):
+            fast = _helper_call(at, OBJECT_FUNCTION_HELPERS[name][0], *(operand(arg) for arg in args))
+        elif name == "switch" and not self.legacy and args and all(isinstance(arg, ir.MappingRule) for arg in args):
+            # yaql's switch: the first rule whose key is true gives the value (the legacy
+            # library's switch, a method of a value, keeps yaql's resolution)
+            fast = at.Constant(value=None)
+            for arg in reversed(args):
+                fast = at.IfExp(test=operand(arg.source), body=operand(arg.destination), orelse=fast)
+            fast = at.Call(func=fast_attribute(at, "quota"), args=[load(at, "engine"), fast], keywords=[])
+        elif name == "new" and _new_arguments(args):
             class_name = operand(args[0])
             if isinstance(class_name, ast.Constant) and type(class_name.value) is str:
                 names = at.Tuple(elts=[at.Constant(value=arg.source.name) for arg in args[1:]], ctx=ast.Load())
@@ -718,7 +748,7 @@ class FastPaths:
                 # objects' properties, mostly) the test would grow the code for nothing
                 return _triple_call(at, site, self.builder.expression_code(receiver))
             return self._key_read(at, site, member.name, self.builder.expression_code(receiver))
-        if isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args) \
+        if isinstance(member, ir.Function) and member.uses_receiver and _method_arguments(member.args) \
                 and not member.name.startswith("#"):
             site = self._method_site(at, member)
             if self.builder.locals is None:
@@ -987,7 +1017,7 @@ class FastPaths:
         if not (isinstance(tree, ir.Function) and tree.name == "#operator_." and len(tree.args) == 2):
             return False
         receiver, member = tree.args
-        return (isinstance(member, ir.Function) and member.uses_receiver and _plain_arguments(member.args)
+        return (isinstance(member, ir.Function) and member.uses_receiver and _method_arguments(member.args)
                 and not member.name.startswith("#") and self.context_free(receiver)
                 and all(self.context_free(arg) for arg in member.args))
 

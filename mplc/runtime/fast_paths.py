@@ -17,12 +17,15 @@ import weakref
 
 from yaql.language import contexts, exceptions as yaql_exceptions, utils
 from yaql.language.expressions import Constant
+from yaql.standard_library import collections as yaql_collections, queries as yaql_queries, strings as yaql_strings
 
 from mplc.runtime import expressions, errors, library, limits, statements, value_types, yaql_functions
 from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
-from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance
+from mplc.runtime.objects import (NO_VALUE, MuranoObject, MuranoType, TypeReference, argument_acceptance,
+                                  resolve_class)
+from mplc.runtime.system import engine_functions
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
 _ARGUMENT_OWNER_KEY = expressions.stored_key(expressions.ARGUMENT_OWNER)
@@ -152,6 +155,35 @@ def index(collection, key, context, engine):
     if type(collection) is utils.FrozenDict or type(collection) is dict:
         return collection[key]
     return _call("#indexer", context, engine, collection, key)
+
+
+def is_instance(value, reference, context, engine):
+    """murano's ``value is class``: an object of the class (or a descendant); null is none. A
+    class name is resolved first, as yaql checks the class parameter before the object's."""
+    if type(reference) is str:
+        reference = resolve_class(reference, as_context(context)).reference
+    if type(reference) is TypeReference:
+        if value is None:
+            return False
+        if type(value) is MuranoObject:
+            return reference.type.is_compatible(value)
+    return _call("#operator_is", context, engine, value, reference)
+
+
+def legacy_index(collection, index, context, engine):
+    """``collection[index]`` under yaql's legacy library, whose ``#indexer`` takes the index as
+    a lambda over an iterable: on a list or tuple (quota-checked, within the iterator limit)
+    the index is evaluated once, in a child context; an int picks an item, anything else
+    filters the items with the index expression (``$`` each item). Every other collection
+    goes through yaql with the index unevaluated."""
+    if type(collection) is tuple or type(collection) is list:
+        quota(engine, collection)
+        if _counted_within_limit(collection, engine):
+            position = index(NO_VALUE, context.create_child_context(), engine)
+            if type(position) is int:
+                return quota(engine, collection[position])
+            return quota(engine, filter(_per_item(index, context, engine), collection))
+    return _call("#indexer", context, engine, collection, index)
 
 
 _PLAIN_CONTEXTS = expressions.PLAIN_CONTEXTS
@@ -863,11 +895,160 @@ def _length(receiver, arguments, context, engine):
     return len(quota(engine, receiver))
 
 
+def object_id(value, context, engine):
+    """murano's ``id(object)``."""
+    if type(value) is MuranoObject:
+        return value.object_id
+    return _call("id", context, engine, value)
+
+
+def object_name(value, context, engine):
+    """murano's ``name(object)`` (null for null)."""
+    if type(value) is MuranoObject:
+        return value.real_this.name
+    if value is None:
+        return None
+    return _call("name", context, engine, value)
+
+
+def object_type(value, context, engine):
+    """murano's ``typeinfo(object)``: the class of the object (a class reference or name goes
+    through yaql)."""
+    if type(value) is MuranoObject:
+        return value.real_this.type
+    return _call("typeinfo", context, engine, value)
+
+
+def trace_value(value, context, engine):
+    """``trace(value)``."""
+    return yaql_functions.trace(quota(engine, value))
+
+
+def random_name(context, engine):
+    """murano's ``randomName()``."""
+    return yaql_functions.random_name()
+
+
+def _argument(arguments, position, context, engine):
+    """A non-lazy argument as yaql's method call evaluates it (in the child context the
+    method-style lambda runs in) and its parameter type checks it (the memory quota)."""
+    return quota(engine, arguments[position](NO_VALUE, context.create_child_context(), engine))
+
+
+def _require(receiver, arguments, context, engine):
+    """murano's ``value.require()``: null is an error."""
+    return yaql_functions.require(quota(engine, receiver))
+
+
+def _bind(receiver, arguments, context, engine):
+    """murano's ``template.bind(mappings)`` with a dictionary of mappings (any other argument
+    through yaql, which refuses it as the reference's does)."""
+    mappings = _argument(arguments, 0, context, engine)
+    if type(mappings) in _MAPPINGS:
+        return engine_functions.bind(quota(engine, receiver), mappings)
+    return context("bind", engine, receiver, context)(mappings)
+
+
+def _pselect(receiver, arguments, context, engine):
+    """murano's ``collection.pselect(composer)``: the composer run for each item in parallel
+    branches, as yaql's lambda runs it (``$`` the item, in a child of the call's context)."""
+    composer = arguments[0]
+
+    def compose(item):
+        item_context = context.create_child_context()
+        item_context["$1"] = item
+        return composer(NO_VALUE, item_context, engine)
+
+    return engine_functions.pselect(context, _iterable(receiver, engine), compose)
+
+
+def _get(receiver, arguments, context, engine):
+    """yaql's ``dict.get(key, default)``."""
+    key = _argument(arguments, 0, context, engine)
+    default = _argument(arguments, 1, context, engine) if len(arguments) > 1 else None
+    return yaql_collections.dict_get(quota(engine, receiver), key, default)
+
+
+def _replace(receiver, arguments, context, engine):
+    """yaql's ``string.replace(old, new)``, bounded as ``limits`` bounds it."""
+    old, new = _argument(arguments, 0, context, engine), _argument(arguments, 1, context, engine)
+    if type(old) is not str or type(new) is not str:
+        return context("replace", engine, receiver, context)(old, new)
+    limits.check_replace(None, quota(engine, receiver), old, new, -1)
+    return receiver.replace(old, new, -1)
+
+
+def _split(receiver, arguments, context, engine):
+    """yaql's ``string.split(separator)``."""
+    separator = _argument(arguments, 0, context, engine)
+    if type(separator) is not str:
+        return context("split", engine, receiver, context)(separator)
+    return yaql_strings.split(quota(engine, receiver), separator)
+
+
+def _to_lower(receiver, arguments, context, engine):
+    return yaql_strings.to_lower(quota(engine, receiver))
+
+
+def _take(receiver, arguments, context, engine):
+    """yaql's ``collection.take(count)`` (its ``limit``): a lazy slice."""
+    count = _argument(arguments, 0, context, engine)
+    if type(count) is not int:
+        return context("take", engine, receiver, context)(count)
+    return yaql_queries.limit(_iterable(receiver, engine), count)
+
+
+def _append(receiver, arguments, context, engine):
+    """yaql's ``collection.append(items...)``."""
+    values = [_argument(arguments, position, context, engine) for position in range(len(arguments))]
+    return yaql_queries.append(_iterable(receiver, engine), *values)
+
+
+def _linked_call(name, receiver, caller, engine, values):
+    """``receiver.name(values...)`` on an object resolved by yaql as murano's ``#operator_.``
+    resolves it: in the caller's context linked with the receiver class's."""
+    context = expressions.link(as_context(caller), receiver.type.context)
+    return quota(engine, context(name, engine, receiver, context)(*values))
+
+
+def _find_owner(receiver, caller, engine, reference):
+    """murano's ``object.find(class)`` with a class reference or name (resolved as yaql's
+    parameter type resolves it, in the context the call runs in)."""
+    if type(reference) is str:
+        linked = expressions.link(as_context(caller), receiver.type.context)
+        reference = resolve_class(quota(engine, reference), linked).reference
+    if type(reference) is TypeReference:
+        return yaql_functions.find(receiver, reference)
+    return _linked_call("find", receiver, caller, engine, (reference,))
+
+
+def _require_object(receiver, caller, engine):
+    return receiver
+
+
+def _cast_object(receiver, caller, engine, reference):
+    """murano's ``object.cast(class)`` with a class reference or name."""
+    if type(reference) is str:
+        linked = expressions.link(as_context(caller), receiver.type.context)
+        reference = resolve_class(quota(engine, reference), linked).reference
+    if type(reference) is TypeReference:
+        return yaql_functions.cast(None, receiver, reference)
+    return _linked_call("cast", receiver, caller, engine, (reference,))
+
+
+OBJECT_FUNCTIONS = {("find", 1): _find_owner, ("require", 0): _require_object, ("cast", 1): _cast_object}
+"""murano's functions a method-call site calls directly on an object whose class has no
+method of the name, by (name, number of arguments): ``(receiver, caller, engine, *values)``
+with the arguments evaluated (``MethodCall._resolve``)."""
+
 _ITERABLES = frozenset((tuple, list, range, map, filter, itertools.compress, types.GeneratorType,
                         type(iter(range(0))), type(iter(())), type(iter([])),
                         type({}.keys()), type({}.values()), type({}.items()),
                         collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView))
 _MAPPINGS = frozenset((utils.FrozenDict, dict))
+_TEXT = frozenset((str,))
+_VALUES = SCALARS | {tuple, list, utils.FrozenDict, dict}
+"""Data (no objects or classes, whose classes' methods a call sees too)."""
 
 QUERIES = {
     ("select", 1): (_select, _ITERABLES), ("where", 1): (_where, _ITERABLES),
@@ -875,11 +1056,38 @@ QUERIES = {
     ("values", 0): (_values, _MAPPINGS), ("len", 0): (_length, _SIZED),
     ("first", 0): (_first, _ITERABLES), ("first", 1): (_first, _ITERABLES),
     ("join", 1): (_join, _ITERABLES), ("format", None): (_format, frozenset((str,))),
+    ("require", 0): (_require, _VALUES), ("bind", 1): (_bind, _VALUES),
+    ("pselect", 1): (_pselect, _ITERABLES), ("get", 1): (_get, _MAPPINGS), ("get", 2): (_get, _MAPPINGS),
+    ("replace", 2): (_replace, _TEXT), ("split", 1): (_split, _TEXT), ("toLower", 0): (_to_lower, _TEXT),
+    ("take", 1): (_take, _ITERABLES), ("append", None): (_append, _ITERABLES),
 }
 """Methods of the standard root run directly, by (name, number of arguments or None for any): the
 function ``(receiver, argument objects, context, engine)`` and the receiver types for which
 that method is the only one of the name that accepts the receiver (dictionaries are iterable
 only under the legacy library, which keeps the bridge)."""
+
+
+NATIVE_USAGES = frozenset(("Runtime", "Action", "Static"))
+
+
+class NativeMethodCall:
+    """How a method-call site calls a native (Python-backed) method that one receiver class
+    resolves: what its yaql stub does once yaql has picked it (each argument quota-checked as
+    yaql's parameter types check it, ``Executor.invoke`` with the context yaql's ``#operator_.``
+    calls the stub in, the caller's linked with the receiver class's, and the result
+    quota-checked as yaql's runner checks it), without yaql's overload resolution."""
+
+    __slots__ = ("method", "invoke")
+
+    def __init__(self, method):
+        self.method = method
+        self.invoke = method.declaring_type.executor.invoke
+
+    def call(self, receiver, caller, engine, *values):
+        for value in values:
+            quota(engine, value)
+        caller = expressions.link(as_context(caller), receiver.type.context)
+        return quota(engine, self.invoke(self.method, receiver, values, _NO_KEYWORDS, caller))
 
 
 class MethodCall:
@@ -944,11 +1152,16 @@ class MethodCall:
         another method of the name (a library method, such as dict's ``set``): yaql may find
         the call ambiguous."""
         found = murano_type.find_method(self.name)
+        if not found:
+            return self._object_function(murano_type, context)
         if len(found) != 1 or murano_type.imports or murano_type.name in murano_type.executor.mocks:
             return None
         method = found[0]
-        if (method.native is not None or method.usage not in ("Runtime", "Action")
-                or len(self.arguments) > len(method.arguments)
+        native = method.native is not None
+        if native:
+            if method.usage not in NATIVE_USAGES:
+                return None
+        elif (method.usage not in ("Runtime", "Action") or len(self.arguments) > len(method.arguments)
                 or any(a.usage in ("VarArgs", "KwArgs") for a in method.arguments.values())):
             return None
         if type(context) is dict:
@@ -963,11 +1176,28 @@ class MethodCall:
         if any(_other_method(definition) for level in context.collect_functions(self.name, _is_method)
                for definition in level):
             return None
+        if native:
+            return NativeMethodCall(method).call
         plan = method.declaring_type.executor.call_plan(method)
         if (method.spec.direct_entry and len(self.arguments) == len(method.arguments)
                 and not any(self.literal_nulls) and plan.synchronize is None):
             return types.MethodType(method.spec.body, plan.parent)
         return DirectCall(method, self.literal_nulls).call
+
+    def _object_function(self, murano_type, context):
+        """The ``OBJECT_FUNCTIONS`` entry of this site's name and arity when yaql would call
+        murano's function of the name on objects of ``murano_type`` (no method of the class, no
+        import, mock or calling code defines one), else None."""
+        function = OBJECT_FUNCTIONS.get((self.name, len(self.arguments)))
+        if function is None or murano_type.imports or murano_type.name in murano_type.executor.mocks:
+            return None
+        if type(context) is dict:
+            context = context[METHOD_CONTEXT_KEY]
+        if any(murano_type.find_method(name) for name in self.argument_methods):
+            return None
+        if not library_method(context, self.name) or not any(context.collect_functions(self.name, _is_method)):
+            return None  # a function that is no method where the code runs (Format 1.3's cast)
+        return function
 
     def direct(self, receiver, context):
         """How this site calls on ``receiver`` from code running in ``context`` (``_resolve``:

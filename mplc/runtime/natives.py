@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 import typing
 from collections.abc import Mapping, Sequence, Set
 from importlib import metadata as importlib_metadata
@@ -126,6 +127,15 @@ class NativeCall:
         self.extension = extension
 
 
+def _exact_types(hint) -> frozenset:
+    """The plain classes a parameter hint names (``str | None``: str and NoneType), whose exact
+    instances typeguard always accepts; empty for ``Any`` and generic hints."""
+    members = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    return frozenset(type(None) if member is None else member for member in members
+                     if member is None or (isinstance(member, type) and not typing.get_args(member)
+                                           and member is not typing.Any))
+
+
 class NativeFunction:
     """A Python function seen as a MuranoPL method: its MuranoPL parameter names, defaults and
     annotations (checked with typeguard on every call from MuranoPL)."""
@@ -154,6 +164,12 @@ class NativeFunction:
         self.varargs = next((p.name for p in exposed if p.kind is kinds.VAR_POSITIONAL), None)
         self.kwargs = next((p.name for p in exposed if p.kind is kinds.VAR_KEYWORD), None)
         self._hints = None
+        self._exact_types = {}
+        # (python name, injected?, default) per parameter when every one is positional (no
+        # keyword-only, no * or **): ``arguments``' way for calls that pass no keywords
+        self._positional_plan = None if any(p.kind not in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
+                                            for p in self.signature) else tuple(
+            (p.name, p.name in INJECTED, p.default) for p in self.signature)
 
     @property
     def hints(self):
@@ -164,9 +180,15 @@ class NativeFunction:
 
     def check(self, python_name, value):
         """A value its Python parameter's type does not take fails as yaql fails the native's
-        typed parameter in the reference: ArgumentException "Invalid argument <parameter>"."""
+        typed parameter in the reference: ArgumentException "Invalid argument <parameter>".
+        A value of exactly one of the plain classes the hint names passes without typeguard."""
         hint = self.hints.get(python_name)
         if hint is None:
+            return
+        exact = self._exact_types.get(python_name)
+        if exact is None:
+            exact = self._exact_types[python_name] = _exact_types(hint)
+        if type(value) in exact:
             return
         try:
             typeguard.check_type(value, hint)
@@ -179,6 +201,11 @@ class NativeFunction:
         its keyword argument or its default and is checked; a parameter given both ways or not
         at all, an argument no parameter takes (``*``) or a keyword no parameter has (``**``)
         fail with ArgumentException naming the Python parameter."""
+        plan = self._positional_plan
+        if plan is not None and not kwargs and len(args) <= len(self.positions):
+            bound = self._bound_positionally(plan, args, injected)
+            if bound is not None:
+                return bound, {}
         kinds = inspect.Parameter
         kwargs = dict(kwargs)
         values = {}
@@ -222,6 +249,31 @@ class NativeFunction:
                 self.check(self.kwargs, value)
                 python_kwargs[name] = value
         return positional, python_kwargs
+
+
+    def _bound_positionally(self, plan, args, injected):
+        """The Python arguments of a call with positional MuranoPL arguments only, when each
+        parameter gets a value its type takes; None otherwise (``arguments`` then binds them in
+        its order and reports the first failure)."""
+        positional = []
+        position = 0
+        for python_name, is_injected, default in plan:
+            if is_injected:
+                positional.append(injected[python_name])
+                continue
+            if position < len(args):
+                value = args[position]
+                position += 1
+            elif default is not inspect.Parameter.empty:
+                value = default
+            else:
+                return None
+            try:
+                self.check(python_name, value)
+            except yaql_exceptions.ArgumentException:
+                return None
+            positional.append(value)
+        return positional
 
 
 class NativeMethod(NativeFunction):
@@ -289,6 +341,11 @@ class NativeClass:
         if part.extension is None:
             self.construct(part, {}, context, executor)
         return part.extension
+
+
+def registered_classes() -> tuple:
+    """Every registered native class (the core library's and the extensions' found so far)."""
+    return tuple(_registry.values())
 
 
 def _method_spec(method: NativeMethod) -> MethodSpec:

@@ -7,6 +7,8 @@ the rendered result or the error must match the expected one both ways.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
@@ -37,6 +39,35 @@ Properties:
   children:
     Contract: [$.class(Node)]
     Default: []
+---
+Namespaces:
+  =: tests.fast
+  std: io.murano
+Name: Keeper
+Extends: std:Object
+Methods:
+  keep:
+    Arguments:
+      - target:
+          Contract: $.class(std:Object)
+    Body:
+      - $target.setAttr(k, [kept, $target.getAttr(k, none)])
+      - $targets: $target.getAttr(k)
+      - $mine: $this.getAttr(k, mine)
+      - Return: [$targets, $mine]
+---
+Namespaces:
+  =: tests.fast
+  std: io.murano
+Name: Shadow
+Extends: std:Object
+Methods:
+  getAttr:
+    Arguments:
+      - name:
+          Contract: $.string()
+    Body:
+      - Return: [shadowed, $name]
 """
 
 CASES = [
@@ -48,7 +79,9 @@ Methods:
       - $kept: list(1, 2, 3).where($ > 1)
       - $pairs: $doubled.where($ > 2).select(list($, $ mod 3))
       - Return: [$doubled, $kept, $pairs]
-""", [[0, 2, 4, 6], [2, 3], [[4, 1], [6, 0]]]),
+""", {"1.3": [[0, 2, 4, 6], [2, 3], [[4, 1], [6, 0]]],
+      # the legacy library's range(4) counts from 4 without end
+      "1.0": ("CollectionTooLargeException", "Collection length exceeds 2000 elements")}),
     # yaql finds the extension method a level before its own select, whose lambda parameter
     # makes the two levels' lazy parameters differ: ambiguous (the fast path must not pick one).
     ("an imported extension method named select", """
@@ -141,6 +174,161 @@ Methods:
       - $named: dict($big.select([format('n{0}', $.value), $.value]))
       - Return: [$big.select($.value), $nodes.select($.value).sum(), $named, $named.values().sum(), $nodes.len()]
 """, [[5, 3], 9, {"n5": 5, "n3": 3}, 8, 3]),
+    ("native getAttr and setAttr: the owner is the calling class", """
+Methods:
+  run:
+    Body:
+      - $this.setAttr(k, 1)
+      - $this.setAttr(k, 2, 'tests.fast.Keeper')
+      - $keeper: new(Keeper)
+      - $kept: $keeper.keep($this)
+      - $calls: list(1, 2).select($this.getAttr(k, $))
+      - $own: $this.getAttr(k)
+      - $keepers: $this.getAttr(k, 0, Keeper)
+      - $missing: $this.getAttr(missing, d)
+      - Return: [$own, $keepers, $kept, $calls, $missing]
+""", [1, ["kept", 2], [["kept", 2], "mine"], [1, 1], "d"]),
+    ("a MuranoPL method named as a native one", """
+Methods:
+  run:
+    Body:
+      - $shadow: new(Shadow)
+      - $x: $shadow.getAttr(x)
+      - $shadow.setAttr(y, 1)
+      - Return: $x
+""", ["shadowed", "x"]),
+    ("native getAttr with too many arguments", """
+Methods:
+  run:
+    Body:
+      - Return: $this.getAttr(k, 1, Keeper, 4)
+""", ("ArgumentException", "")),
+    ("native setAttr with an owner that is no class", """
+Methods:
+  run:
+    Body:
+      - Return: $this.setAttr(k, 1, 'tests.fast.Missing')
+""", ("NoClassFound", "tests.fast.Missing")),
+    ("native toString of an exception", """
+Methods:
+  run:
+    Body:
+      - Try:
+          - Throw: Oops
+            Message: bad
+        Catch:
+          - As: e
+            Do:
+              - Return: $e.toString().substring(0, 20)
+""", "tests.fast.Oops: bad"),
+    ("find and require on objects, require and bind on data", """
+Methods:
+  run:
+    Body:
+      - $node: new(Node, value => 1)
+      - $keeper: new(Keeper, value => 2)
+      - $owned: new(Node, $keeper, value => 3)
+      - $found: $owned.find(Keeper)
+      - $byName: $owned.find('tests.fast.Keeper')
+      - $none: $node.find(Keeper)
+      - $required: list($node.require().value, 'x'.require(), [1].require())
+      - $bound: dict(a => concat('$', x), b => [concat('$', y), z], c => 'v{x}').bind(dict(x => 1, y => 2))
+      - $plain: concat(n).bind({})
+      - $same: [$found = $keeper, $byName = $keeper]
+      - Return: [$same, $none, $required, $bound, $plain]
+""", [[True, True], None, [1, "x", [1]], {"a": 1, "b": [2, "z"], "c": "v{x}"}, "n"]),
+    ("require of null", """
+Methods:
+  run:
+    Body:
+      - $missing: null
+      - Return: $missing.require()
+""", ("ValueError", "Required value is missing")),
+    ("find with something that is no class", """
+Methods:
+  run:
+    Body:
+      - Return: $this.find(1)
+""", ("NoMatchingMethodException", "find")),
+    ("bind with mappings that are no dictionary", """
+Methods:
+  run:
+    Body:
+      - Return: concat('$', x).bind([1])
+""", ("NoMatchingMethodException", "bind")),
+    ("a class's own find method", """
+Methods:
+  find:
+    Arguments:
+      - what:
+          Contract: $
+    Body:
+      - Return: [own, $what]
+  run:
+    Body:
+      - Return: $this.find(Node)
+""", ["own", "Node"]),
+    ("pselect over a list", """
+Methods:
+  run:
+    Body:
+      - $n: 10
+      - Return: list(1, 2, 3).pselect($ * $n)
+""", [10, 20, 30]),
+    ("id, name, typeinfo, trace and randomName", """
+Methods:
+  run:
+    Body:
+      - $node: new(Node, value => 1)
+      - $named: new(Node, value => 2)
+      - $ids: [id($node) = id($node), id($node) = id($named)]
+      - $names: [name($named), name(null)]
+      - $types: [typeinfo($node).name, typeinfo(Node).name]
+      - $traced: trace($ids)
+      - $random: len(randomName()) > 10
+      - Return: [$ids, $names, $types, $traced, $random]
+""", [[True, False], [None, None], ["tests.fast.Node", "tests.fast.Node"], None, True]),
+    ("is, cast and switch", """
+Namespaces:
+  =: tests.fast
+  std: io.murano
+Methods:
+  run:
+    Body:
+      - $node: new(Node, value => 1)
+      - $keeper: new(Keeper)
+      - $missing: null
+      - $kinds: [$node is Node, $keeper is Node, $missing is Node, $node is 'tests.fast.Node', $node is std:Object]
+      - $casts: [$keeper.cast(std:Object) = $keeper, $keeper.cast('tests.fast.Keeper') = $keeper]
+      - $switched: switch($node.value > 0 => big, true => small)
+      - $none: switch(false => 1)
+      - Return: [$kinds, $casts, $switched, $none]
+""", {"1.3": ("NoMethodRegisteredException", "cast"),  # cast is a method in the legacy library only
+      # a cast to Object is the object's Object part; the legacy switch is a method of its first rule
+      "1.0": [[True, False, False, True, True], [False, True], "small", None]}),
+    ("switch", """
+Methods:
+  run:
+    Body:
+      - $node: new(Node, value => 1)
+      - $switched: switch($node.value > 0 => big, true => small)
+      - $none: switch(false => 1)
+      - Return: [$switched, $none]
+""", {"1.3": ["big", None],
+      # the legacy library's switch is a method of a value (here of its first rule's key)
+      "1.0": ["small", None]}),
+    ("cast to a class the object is not", """
+Methods:
+  run:
+    Body:
+      - Return: new(Node, value => 1).cast(Keeper)
+""", {"1.3": ("NoMethodRegisteredException", "cast"), "1.0": ("NoClassFound", "tests.fast.Keeper")}),
+    ("id of something that is no object", """
+Methods:
+  run:
+    Body:
+      - Return: id(1)
+""", ("NoMatchingFunctionException", "id")),
     ("format with a format string that is not a string", """
 Methods:
   run:
@@ -150,13 +338,14 @@ Methods:
 ]
 
 
-def _package(root, test_class: str) -> str:
+def _package(root, test_class: str, format_version: str = "1.3") -> str:
     (root / "Classes").mkdir(parents=True)
     (root / "Classes" / "Test.yaml").write_text("Namespaces:\n  =: tests.fast\nName: Test\n" + test_class)
     (root / "Classes" / "Ext.yaml").write_text(HELPERS)
-    manifest = {"Format": "1.3", "Type": "Library", "FullName": "tests.fast", "Version": "0.0.0",
+    manifest = {"Format": format_version, "Type": "Library", "FullName": "tests.fast", "Version": "0.0.0",
                 "Classes": {"tests.fast.Test": "Test.yaml", "tests.fast.Ext": "Ext.yaml",
-                            "tests.fast.Node": "Ext.yaml"}}
+                            "tests.fast.Node": "Ext.yaml", "tests.fast.Keeper": "Ext.yaml",
+                            "tests.fast.Shadow": "Ext.yaml"}}
     (root / "manifest.yaml").write_text(yaml.safe_dump(manifest))
     return str(root)
 
@@ -165,12 +354,16 @@ def _outcome(runtime):
     try:
         return runtime.render(runtime.call(runtime.new("tests.fast.Test"), "run"))
     except MuranoError as error:
-        return error.type_name, str(error)
+        return error.type_name, re.sub("[0-9a-f]{32}", "<object id>", str(error))
 
 
+@pytest.mark.parametrize("format_version", ["1.3", "1.0"])
 @pytest.mark.parametrize("name, test_class, expected", CASES, ids=[case[0] for case in CASES])
-def test_fast_and_plain_agree(name, test_class, expected, tmp_path):
-    path = _package(tmp_path / "package", test_class)
+def test_fast_and_plain_agree(name, test_class, expected, format_version, tmp_path):
+    """Format 1.0 runs the same methods under yaql's legacy library (the legacy fast paths)."""
+    path = _package(tmp_path / "package", test_class, format_version)
+    if isinstance(expected, dict):
+        expected = expected[format_version]
     outcomes = {fast_paths: _outcome(mplc.Runtime([path], cache_dir=str(tmp_path / "cache"),
                                                   fast_paths=fast_paths))
                 for fast_paths in (True, False)}

@@ -43,6 +43,12 @@ EXPRESSIONS = [
     "concat($a, $b, $a, $b, $a, $b, $a, $b, $a)", "$b.select(str($))", "$b.select(concat($, $))",
     "range($a, 4).where($ > 1).select(str($))", "range(1, 4).select($b)", "$b.select($.a).where($ != null)",
     "$b.where($.a = null).select(dict(k => $.b))",
+    "$b[0]", "$b[-1]", "$b[$a]", "$b[$ = $a]", "$b[$a + 1]", "$b.select($)[0]", "$b[1 => 2]", "$b[k]",
+    "$a.get($b)", "$b.get($a)", "$b.get($a, 0)", "$b.get(a, $a)", "$a.replace($b, 'x')", "$a.replace('a', $a)",
+    "$a.split($b)", "$a.split(',')", "$a.toLower()", "$b.take($a)", "$b.take(2)", "$b.select($).take(1)",
+    "$b.append($a)", "$b.append($a, 1)", "$a.require()", "$b.require()", "$a.bind($b)", "$b.bind({x => $a})",
+    "switch($a => 1, true => 2)", "switch($a > 0 => $b, $b => $a)", "switch(false => 1)", "switch($b => [$a])",
+    "$a is $b", "null is $a",
 ]
 
 scalars = st.one_of(

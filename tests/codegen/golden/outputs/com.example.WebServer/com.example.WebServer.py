@@ -161,22 +161,17 @@ def _body33(context, this=None, caller=None, caller_engine=None):
 
 
 # WebServer.yaml:32  - If: not $.getAttr(deployed, false)
-def _f36(receiver, context, engine):
-    return _r.fast.variable(context, '$1')
+_K36 = _r.keyword('deployed')
+_K37 = _r.constant(False)
+_A38 = _K36, _K37
 
 
-_L37 = _r.lazy(_f36, False)
-_K38 = _r.keyword('deployed')
-_K39 = _r.constant(False)
-_A40 = _K38, _K39
+def _f39(receiver, context, engine):
+    return _r.call('getAttr', receiver, context, engine, _A38)
 
 
-def _f41(receiver, context, engine):
-    return _r.call('getAttr', receiver, context, engine, _A40)
-
-
-_L42 = _r.lazy(_f41, True)
-_A43 = _L37, _L42
+_L40 = _r.lazy(_f39, True)
+_M41 = _r.fast.MethodCall('getAttr', _L40, _A38, True, ())
 
 
 # WebServer.yaml:34  - $._environment.reporter.report($this, 'Creating the instance')
@@ -201,853 +196,871 @@ _L50 = _r.lazy(_f49, True)
 _M51 = _r.fast.MethodCall('report', _L50, _A48, True, ())
 _P52 = _r.fast.PropertyRead('reporter', False)
 _P53 = _r.fast.PropertyRead('_environment', False)
-_C57 = _r.fast.INLINE_LOWER_BOUND
-_C58 = _r.fast.INLINE_BOUND
-_C59 = _r.fast.SHORT_SIZED
-_C60 = _r.fast.SHORT
-_C61 = _r.fast.ALWAYS_SMALL
+_C56 = _r.fast.INLINE_LOWER_BOUND
+_C57 = _r.fast.INLINE_BOUND
+_C58 = _r.fast.SHORT_SIZED
+_C59 = _r.fast.SHORT
+_C60 = _r.fast.ALWAYS_SMALL
 # WebServer.yaml:36  - ToPort: $.port
-_P65 = _r.fast.PropertyRead('port', False)
+_P64 = _r.fast.PropertyRead('port', False)
 # WebServer.yaml:37  FromPort: $.port
-_P68 = _r.fast.PropertyRead('port', False)
+_P67 = _r.fast.PropertyRead('port', False)
 
 
 # WebServer.yaml:40  - $._environment.securityGroupManager.addGroupIngress($securityGroupIngress)
-def _f72(receiver, context, engine):
+def _f71(receiver, context, engine):
     return _r.fast.variable(context, '$securityGroupIngress')
 
 
-def _i73(item, context, engine):
+def _i72(item, context, engine):
     return _r.fast.variable(context, '$securityGroupIngress')
 
 
-_L74 = _r.lazy(_f72, False, _i73)
-_A75 = _L74,
+_L73 = _r.lazy(_f71, False, _i72)
+_A74 = _L73,
 
 
-def _f76(receiver, context, engine):
-    return _r.call('addGroupIngress', receiver, context, engine, _A75)
+def _f75(receiver, context, engine):
+    return _r.call('addGroupIngress', receiver, context, engine, _A74)
 
 
-_L77 = _r.lazy(_f76, True)
-_M78 = _r.fast.MethodCall('addGroupIngress', _L77, _A75, True, ())
-_P79 = _r.fast.PropertyRead('securityGroupManager', False)
-_P80 = _r.fast.PropertyRead('_environment', False)
+_L76 = _r.lazy(_f75, True)
+_M77 = _r.fast.MethodCall('addGroupIngress', _L76, _A74, True, ())
+_P78 = _r.fast.PropertyRead('securityGroupManager', False)
+_P79 = _r.fast.PropertyRead('_environment', False)
 
 
 # WebServer.yaml:41  - $.instance.deploy()
-def _f86(receiver, context, engine):
+def _f85(receiver, context, engine):
     return _r.call('deploy', receiver, context, engine, _A7)
 
 
-_L87 = _r.lazy(_f86, True)
-_M88 = _r.fast.MethodCall('deploy', _L87, _A7, True, ())
-_P89 = _r.fast.PropertyRead('instance', False)
+_L86 = _r.lazy(_f85, True)
+_M87 = _r.fast.MethodCall('deploy', _L86, _A7, True, ())
+_P88 = _r.fast.PropertyRead('instance', False)
 # WebServer.yaml:43  - $template: $resources.yaml('Deploy.template').bind(dict(
-_P96 = _r.fast.PropertyRead('port', False)
-_P98 = _r.fast.PropertyRead('name', False)
-_P100 = _r.fast.PropertyRead('root', False)
+_P95 = _r.fast.PropertyRead('port', False)
+_P97 = _r.fast.PropertyRead('name', False)
+_P99 = _r.fast.PropertyRead('root', False)
 
 
-def _f101(receiver, context, engine):
-    return _P100(_r.fast.variable(context, '$1'), context, engine)
+def _f100(receiver, context, engine):
+    return _P99(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L102 = _r.lazy(_f101, False)
-_P103 = _r.fast.PropertyRead('name', False)
+_L101 = _r.lazy(_f100, False)
+_P102 = _r.fast.PropertyRead('name', False)
 
 
-def _f104(receiver, context, engine):
-    return _r.fast.add('/var/www/', _P103(_r.fast.variable(context, '$1'),
+def _f103(receiver, context, engine):
+    return _r.fast.add('/var/www/', _P102(_r.fast.variable(context, '$1'),
         context, engine), context, engine)
 
 
-_L105 = _r.lazy(_f104, False)
-_A106 = _L102, _L105
-_K108 = _r.keyword('name')
-_P109 = _r.fast.PropertyRead('name', False)
+_L104 = _r.lazy(_f103, False)
+_A105 = _L101, _L104
+_K107 = _r.keyword('name')
+_P108 = _r.fast.PropertyRead('name', False)
 
 
-def _f110(receiver, context, engine):
-    return _P109(_r.fast.variable(context, '$1'), context, engine)
+def _f109(receiver, context, engine):
+    return _P108(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L111 = _r.lazy(_f110, False)
-_R112 = _r.rule(_K108, _L111)
-_K113 = _r.keyword('root')
-_P114 = _r.fast.PropertyRead('root', False)
+_L110 = _r.lazy(_f109, False)
+_R111 = _r.rule(_K107, _L110)
+_K112 = _r.keyword('root')
+_P113 = _r.fast.PropertyRead('root', False)
 
 
-def _f115(receiver, context, engine):
-    return _P114(_r.fast.variable(context, '$1'), context, engine)
+def _f114(receiver, context, engine):
+    return _P113(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L116 = _r.lazy(_f115, False)
-_P117 = _r.fast.PropertyRead('name', False)
+_L115 = _r.lazy(_f114, False)
+_P116 = _r.fast.PropertyRead('name', False)
 
 
-def _f118(receiver, context, engine):
-    return _r.fast.add('/var/www/', _P117(_r.fast.variable(context, '$1'),
+def _f117(receiver, context, engine):
+    return _r.fast.add('/var/www/', _P116(_r.fast.variable(context, '$1'),
         context, engine), context, engine)
 
 
-_L119 = _r.lazy(_f118, False)
-_A120 = _L116, _L119
+_L118 = _r.lazy(_f117, False)
+_A119 = _L115, _L118
 
 
-def _f121(receiver, context, engine):
-    return _r.call('coalesce', receiver, context, engine, _A120)
+def _f120(receiver, context, engine):
+    return _r.call('coalesce', receiver, context, engine, _A119)
 
 
-_L122 = _r.lazy(_f121, True)
-_R123 = _r.rule(_K113, _L122)
-_A124 = _R112, _R123
+_L121 = _r.lazy(_f120, True)
+_R122 = _r.rule(_K112, _L121)
+_A123 = _R111, _R122
 
 
-def _f125(receiver, context, engine):
-    return _r.fast.final_dict({'name': (_t99 := _P98(_r.fast.variable(
-        context, '$1'), context, engine)), 'root': (_t107 := _r.call(
-        'coalesce', receiver, context, engine, _A106))}, _t99, _t107
+def _f124(receiver, context, engine):
+    return _r.fast.final_dict({'name': (_t98 := _P97(_r.fast.variable(
+        context, '$1'), context, engine)), 'root': (_t106 := _r.call(
+        'coalesce', receiver, context, engine, _A105))}, _t98, _t106
         ) if receiver is _r.fast.NO_VALUE else _r.call('dict', receiver,
-        context, engine, _A124)
+        context, engine, _A123)
 
 
-_L126 = _r.lazy(_f125, True)
-_A127 = _L126,
+_L125 = _r.lazy(_f124, True)
+_A126 = _L125,
 
 
-def _f128(receiver, context, engine):
-    return _r.call('select', receiver, context, engine, _A127)
+def _f127(receiver, context, engine):
+    return _r.call('select', receiver, context, engine, _A126)
 
 
-_L129 = _r.lazy(_f128, True)
-_M130 = _r.fast.MethodCall('select', _L129, _A127, True, ())
-_P131 = _r.fast.PropertyRead('sites', False)
-_K133 = _r.keyword('port')
-_P134 = _r.fast.PropertyRead('port', False)
+_L128 = _r.lazy(_f127, True)
+_M129 = _r.fast.MethodCall('select', _L128, _A126, True, ())
+_P130 = _r.fast.PropertyRead('sites', False)
+_K132 = _r.keyword('port')
+_P133 = _r.fast.PropertyRead('port', False)
 
 
-def _f135(receiver, context, engine):
-    return _P134(_r.fast.variable(context, '$1'), context, engine)
+def _f134(receiver, context, engine):
+    return _P133(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L136 = _r.lazy(_f135, False)
-_R137 = _r.rule(_K133, _L136)
-_K138 = _r.keyword('sites')
-_P139 = _r.fast.PropertyRead('name', False)
-_P141 = _r.fast.PropertyRead('root', False)
+_L135 = _r.lazy(_f134, False)
+_R136 = _r.rule(_K132, _L135)
+_K137 = _r.keyword('sites')
+_P138 = _r.fast.PropertyRead('name', False)
+_P140 = _r.fast.PropertyRead('root', False)
 
 
-def _f142(receiver, context, engine):
-    return _P141(_r.fast.variable(context, '$1'), context, engine)
+def _f141(receiver, context, engine):
+    return _P140(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L143 = _r.lazy(_f142, False)
-_P144 = _r.fast.PropertyRead('name', False)
+_L142 = _r.lazy(_f141, False)
+_P143 = _r.fast.PropertyRead('name', False)
 
 
-def _f145(receiver, context, engine):
-    return _r.fast.add('/var/www/', _P144(_r.fast.variable(context, '$1'),
+def _f144(receiver, context, engine):
+    return _r.fast.add('/var/www/', _P143(_r.fast.variable(context, '$1'),
         context, engine), context, engine)
 
 
-_L146 = _r.lazy(_f145, False)
-_A147 = _L143, _L146
-_P149 = _r.fast.PropertyRead('name', False)
+_L145 = _r.lazy(_f144, False)
+_A146 = _L142, _L145
+_P148 = _r.fast.PropertyRead('name', False)
 
 
-def _f150(receiver, context, engine):
-    return _P149(_r.fast.variable(context, '$1'), context, engine)
+def _f149(receiver, context, engine):
+    return _P148(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L151 = _r.lazy(_f150, False)
-_R152 = _r.rule(_K108, _L151)
-_P153 = _r.fast.PropertyRead('root', False)
+_L150 = _r.lazy(_f149, False)
+_R151 = _r.rule(_K107, _L150)
+_P152 = _r.fast.PropertyRead('root', False)
 
 
-def _f154(receiver, context, engine):
-    return _P153(_r.fast.variable(context, '$1'), context, engine)
+def _f153(receiver, context, engine):
+    return _P152(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L155 = _r.lazy(_f154, False)
-_P156 = _r.fast.PropertyRead('name', False)
+_L154 = _r.lazy(_f153, False)
+_P155 = _r.fast.PropertyRead('name', False)
 
 
-def _f157(receiver, context, engine):
-    return _r.fast.add('/var/www/', _P156(_r.fast.variable(context, '$1'),
+def _f156(receiver, context, engine):
+    return _r.fast.add('/var/www/', _P155(_r.fast.variable(context, '$1'),
         context, engine), context, engine)
 
 
-_L158 = _r.lazy(_f157, False)
-_A159 = _L155, _L158
+_L157 = _r.lazy(_f156, False)
+_A158 = _L154, _L157
 
 
-def _f160(receiver, context, engine):
-    return _r.call('coalesce', receiver, context, engine, _A159)
+def _f159(receiver, context, engine):
+    return _r.call('coalesce', receiver, context, engine, _A158)
 
 
-_L161 = _r.lazy(_f160, True)
-_R162 = _r.rule(_K113, _L161)
-_A163 = _R152, _R162
+_L160 = _r.lazy(_f159, True)
+_R161 = _r.rule(_K112, _L160)
+_A162 = _R151, _R161
 
 
-def _f164(receiver, context, engine):
-    return _r.fast.final_dict({'name': (_t140 := _P139(_r.fast.variable(
-        context, '$1'), context, engine)), 'root': (_t148 := _r.call(
-        'coalesce', receiver, context, engine, _A147))}, _t140, _t148
+def _f163(receiver, context, engine):
+    return _r.fast.final_dict({'name': (_t139 := _P138(_r.fast.variable(
+        context, '$1'), context, engine)), 'root': (_t147 := _r.call(
+        'coalesce', receiver, context, engine, _A146))}, _t139, _t147
         ) if receiver is _r.fast.NO_VALUE else _r.call('dict', receiver,
-        context, engine, _A163)
+        context, engine, _A162)
 
 
-_L165 = _r.lazy(_f164, True)
-_A166 = _L165,
+_L164 = _r.lazy(_f163, True)
+_A165 = _L164,
 
 
-def _f167(receiver, context, engine):
-    return _r.call('select', receiver, context, engine, _A166)
+def _f166(receiver, context, engine):
+    return _r.call('select', receiver, context, engine, _A165)
 
 
-_L168 = _r.lazy(_f167, True)
-_M169 = _r.fast.MethodCall('select', _L168, _A166, True, ())
-_P170 = _r.fast.PropertyRead('sites', False)
+_L167 = _r.lazy(_f166, True)
+_M168 = _r.fast.MethodCall('select', _L167, _A165, True, ())
+_P169 = _r.fast.PropertyRead('sites', False)
 
 
-def _f171(receiver, context, engine):
-    return _M169(_P170(_r.fast.variable(context, '$1'), context, engine),
+def _f170(receiver, context, engine):
+    return _M168(_P169(_r.fast.variable(context, '$1'), context, engine),
         context, engine)
 
 
-_L172 = _r.lazy(_f171, False)
-_R173 = _r.rule(_K138, _L172)
-_A174 = _R137, _R173
+_L171 = _r.lazy(_f170, False)
+_R172 = _r.rule(_K137, _L171)
+_A173 = _R136, _R172
 
 
-def _f175(receiver, context, engine):
-    return _r.fast.final_dict({'port': (_t97 := _P96(_r.fast.variable(
-        context, '$1'), context, engine)), 'sites': (_t132 := _M130(_P131(
+def _f174(receiver, context, engine):
+    return _r.fast.final_dict({'port': (_t96 := _P95(_r.fast.variable(
+        context, '$1'), context, engine)), 'sites': (_t131 := _M129(_P130(
         _r.fast.variable(context, '$1'), context, engine), context, engine)
-        )}, _t97, _t132) if receiver is _r.fast.NO_VALUE else _r.call('dict',
-        receiver, context, engine, _A174)
+        )}, _t96, _t131) if receiver is _r.fast.NO_VALUE else _r.call('dict',
+        receiver, context, engine, _A173)
 
 
-_L176 = _r.lazy(_f175, True)
-_A177 = _L176,
+_L175 = _r.lazy(_f174, True)
+_A176 = _L175,
 
 
-def _f178(receiver, context, engine):
-    return _r.call('bind', receiver, context, engine, _A177)
+def _f177(receiver, context, engine):
+    return _r.call('bind', receiver, context, engine, _A176)
 
 
-_L179 = _r.lazy(_f178, True)
-_M180 = _r.fast.MethodCall('bind', _L179, _A177, True, ('select',))
-_K181 = _r.constant('Deploy.template')
-_A182 = _K181,
+_L178 = _r.lazy(_f177, True)
+_M179 = _r.fast.MethodCall('bind', _L178, _A176, True, ('select',))
+_K180 = _r.constant('Deploy.template')
+_A181 = _K180,
 
 
-def _f183(receiver, context, engine):
-    return _r.call('yaml', receiver, context, engine, _A182)
+def _f182(receiver, context, engine):
+    return _r.call('yaml', receiver, context, engine, _A181)
 
 
-_L184 = _r.lazy(_f183, True)
-_M185 = _r.fast.MethodCall('yaml', _L184, _A182, True, ())
-_P189 = _r.fast.PropertyRead('port', False)
-_P193 = _r.fast.PropertyRead('name', False)
-_P195 = _r.fast.PropertyRead('root', False)
+_L183 = _r.lazy(_f182, True)
+_M184 = _r.fast.MethodCall('yaml', _L183, _A181, True, ())
+_P188 = _r.fast.PropertyRead('port', False)
+_P192 = _r.fast.PropertyRead('name', False)
+_P194 = _r.fast.PropertyRead('root', False)
 
 
-def _f196(receiver, context, engine):
-    return _P195(_r.fast.variable(context, '$1'), context, engine)
+def _f195(receiver, context, engine):
+    return _P194(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L197 = _r.lazy(_f196, False)
-_P198 = _r.fast.PropertyRead('name', False)
+_L196 = _r.lazy(_f195, False)
+_P197 = _r.fast.PropertyRead('name', False)
 
 
-def _f199(receiver, context, engine):
-    return _r.fast.add('/var/www/', _P198(_r.fast.variable(context, '$1'),
+def _f198(receiver, context, engine):
+    return _r.fast.add('/var/www/', _P197(_r.fast.variable(context, '$1'),
         context, engine), context, engine)
 
 
-_L200 = _r.lazy(_f199, False)
-_A201 = _L197, _L200
-_P203 = _r.fast.PropertyRead('name', False)
+_L199 = _r.lazy(_f198, False)
+_A200 = _L196, _L199
+_P202 = _r.fast.PropertyRead('name', False)
 
 
-def _f204(receiver, context, engine):
-    return _P203(_r.fast.variable(context, '$1'), context, engine)
+def _f203(receiver, context, engine):
+    return _P202(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L205 = _r.lazy(_f204, False)
-_R206 = _r.rule(_K108, _L205)
-_P207 = _r.fast.PropertyRead('root', False)
+_L204 = _r.lazy(_f203, False)
+_R205 = _r.rule(_K107, _L204)
+_P206 = _r.fast.PropertyRead('root', False)
 
 
-def _f208(receiver, context, engine):
-    return _P207(_r.fast.variable(context, '$1'), context, engine)
+def _f207(receiver, context, engine):
+    return _P206(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L209 = _r.lazy(_f208, False)
-_P210 = _r.fast.PropertyRead('name', False)
+_L208 = _r.lazy(_f207, False)
+_P209 = _r.fast.PropertyRead('name', False)
 
 
-def _f211(receiver, context, engine):
-    return _r.fast.add('/var/www/', _P210(_r.fast.variable(context, '$1'),
+def _f210(receiver, context, engine):
+    return _r.fast.add('/var/www/', _P209(_r.fast.variable(context, '$1'),
         context, engine), context, engine)
 
 
-_L212 = _r.lazy(_f211, False)
-_A213 = _L209, _L212
+_L211 = _r.lazy(_f210, False)
+_A212 = _L208, _L211
 
 
-def _f214(receiver, context, engine):
-    return _r.call('coalesce', receiver, context, engine, _A213)
+def _f213(receiver, context, engine):
+    return _r.call('coalesce', receiver, context, engine, _A212)
 
 
-_L215 = _r.lazy(_f214, True)
-_R216 = _r.rule(_K113, _L215)
-_A217 = _R206, _R216
+_L214 = _r.lazy(_f213, True)
+_R215 = _r.rule(_K112, _L214)
+_A216 = _R205, _R215
 
 
-def _f218(receiver, context, engine):
-    return _r.fast.final_dict({'name': (_t194 := _P193(_r.fast.variable(
-        context, '$1'), context, engine)), 'root': (_t202 := _r.call(
-        'coalesce', receiver, context, engine, _A201))}, _t194, _t202
+def _f217(receiver, context, engine):
+    return _r.fast.final_dict({'name': (_t193 := _P192(_r.fast.variable(
+        context, '$1'), context, engine)), 'root': (_t201 := _r.call(
+        'coalesce', receiver, context, engine, _A200))}, _t193, _t201
         ) if receiver is _r.fast.NO_VALUE else _r.call('dict', receiver,
-        context, engine, _A217)
+        context, engine, _A216)
 
 
-_L219 = _r.lazy(_f218, True)
-_A220 = _L219,
+_L218 = _r.lazy(_f217, True)
+_A219 = _L218,
 
 
-def _f221(receiver, context, engine):
-    return _r.call('select', receiver, context, engine, _A220)
+def _f220(receiver, context, engine):
+    return _r.call('select', receiver, context, engine, _A219)
 
 
-_L222 = _r.lazy(_f221, True)
-_M223 = _r.fast.MethodCall('select', _L222, _A220, True, ())
-_P224 = _r.fast.PropertyRead('sites', False)
-_P229 = _r.fast.PropertyRead('name', False)
-_P233 = _r.fast.PropertyRead('root', False)
+_L221 = _r.lazy(_f220, True)
+_M222 = _r.fast.MethodCall('select', _L221, _A219, True, ())
+_P223 = _r.fast.PropertyRead('sites', False)
+_P228 = _r.fast.PropertyRead('name', False)
+_P232 = _r.fast.PropertyRead('root', False)
 
 
-def _f234(receiver, context, engine):
-    return _P233(_r.fast.variable(context, '$1'), context, engine)
+def _f233(receiver, context, engine):
+    return _P232(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L235 = _r.lazy(_f234, False)
-_P236 = _r.fast.PropertyRead('name', False)
+_L234 = _r.lazy(_f233, False)
+_P235 = _r.fast.PropertyRead('name', False)
 
 
-def _f237(receiver, context, engine):
-    return _r.fast.add('/var/www/', _P236(_r.fast.variable(context, '$1'),
+def _f236(receiver, context, engine):
+    return _r.fast.add('/var/www/', _P235(_r.fast.variable(context, '$1'),
         context, engine), context, engine)
 
 
-_L238 = _r.lazy(_f237, False)
-_A239 = _L235, _L238
+_L237 = _r.lazy(_f236, False)
+_A238 = _L234, _L237
 
 
 # WebServer.yaml:47  - $.instance.agent.call($template, $resources)
-def _f244(receiver, context, engine):
+def _f243(receiver, context, engine):
     return _r.fast.variable(context, '$template')
 
 
-def _i245(item, context, engine):
+def _i244(item, context, engine):
     return _r.fast.variable(context, '$template')
 
 
-_L246 = _r.lazy(_f244, False, _i245)
+_L245 = _r.lazy(_f243, False, _i244)
 
 
-def _f247(receiver, context, engine):
+def _f246(receiver, context, engine):
     return _r.fast.variable(context, '$resources')
 
 
-def _i248(item, context, engine):
+def _i247(item, context, engine):
     return _r.fast.variable(context, '$resources')
 
 
-_L249 = _r.lazy(_f247, False, _i248)
-_A250 = _L246, _L249
+_L248 = _r.lazy(_f246, False, _i247)
+_A249 = _L245, _L248
 
 
-def _f251(receiver, context, engine):
-    return _r.call('call', receiver, context, engine, _A250)
+def _f250(receiver, context, engine):
+    return _r.call('call', receiver, context, engine, _A249)
 
 
-_L252 = _r.lazy(_f251, True)
-_M253 = _r.fast.MethodCall('call', _L252, _A250, True, ())
-_P254 = _r.fast.PropertyRead('agent', False)
-_P255 = _r.fast.PropertyRead('instance', False)
+_L251 = _r.lazy(_f250, True)
+_M252 = _r.fast.MethodCall('call', _L251, _A249, True, ())
+_P253 = _r.fast.PropertyRead('agent', False)
+_P254 = _r.fast.PropertyRead('instance', False)
 # WebServer.yaml:51  - $._environment.reporter.report_error($this, format('Deployment failed, {0}', $error.message))
-_P264 = _r.fast.PropertyRead('message', False)
-_K266 = _r.constant('Deployment failed, {0}')
-_P267 = _r.fast.PropertyRead('message', False)
+_P263 = _r.fast.PropertyRead('message', False)
+_K265 = _r.constant('Deployment failed, {0}')
+_P266 = _r.fast.PropertyRead('message', False)
 
 
-def _f268(receiver, context, engine):
-    return _P267(_r.fast.variable(context, '$error'), context, engine)
+def _f267(receiver, context, engine):
+    return _P266(_r.fast.variable(context, '$error'), context, engine)
 
 
-_L269 = _r.lazy(_f268, False)
-_A270 = _K266, _L269
+_L268 = _r.lazy(_f267, False)
+_A269 = _K265, _L268
 
 
-def _f271(receiver, context, engine):
-    return (f'Deployment failed, {_t265}' if type((_t265 := _P264(_r.fast.
+def _f270(receiver, context, engine):
+    return (f'Deployment failed, {_t264}' if type((_t264 := _P263(_r.fast.
         variable(context, '$error'), context, engine))) is int and 
-        -1000000000000000000 < _t265 < 1000000000000000000 or type(_t265) is
-        str and len(_t265) < 64 else _r.fast.format_string(context, engine,
-        'Deployment failed, {0}', _t265)
+        -1000000000000000000 < _t264 < 1000000000000000000 or type(_t264) is
+        str and len(_t264) < 64 else _r.fast.format_string(context, engine,
+        'Deployment failed, {0}', _t264)
         ) if receiver is _r.fast.NO_VALUE else _r.call('format', receiver,
-        context, engine, _A270)
+        context, engine, _A269)
 
 
-_P272 = _r.fast.PropertyRead('message', False)
-_C275 = _r.fast.FrozenDict
+_P271 = _r.fast.PropertyRead('message', False)
+_C274 = _r.fast.FrozenDict
 
 
-def _i278(item, context, engine):
-    _t273 = _r.fast.variable(context, '$error')
-    _t277 = _t274 if type(_t273) is _C275 and ((_t276 := type((_t274 :=
-        _t273._d['message']))) is int and _C57 < _t274 < _C58 or _t276 in
-        _C59 and len(_t274) < _C60 or _t276 in _C61) else _P272(_t273,
+def _i277(item, context, engine):
+    _t272 = _r.fast.variable(context, '$error')
+    _t276 = _t273 if type(_t272) is _C274 and ((_t275 := type((_t273 :=
+        _t272._d['message']))) is int and _C56 < _t273 < _C57 or _t275 in
+        _C58 and len(_t273) < _C59 or _t275 in _C60) else _P271(_t272,
         context, engine)
-    return f'Deployment failed, {_t277}' if type(_t277
-        ) is int and -1000000000000000000 < _t277 < 1000000000000000000 or type(
-        _t277) is str and len(_t277) < 64 else _r.fast.format_string(context,
-        engine, 'Deployment failed, {0}', _t277)
+    return f'Deployment failed, {_t276}' if type(_t276
+        ) is int and -1000000000000000000 < _t276 < 1000000000000000000 or type(
+        _t276) is str and len(_t276) < 64 else _r.fast.format_string(context,
+        engine, 'Deployment failed, {0}', _t276)
 
 
-_L279 = _r.lazy(_f271, True, _i278)
-_A280 = _L46, _L279
+_L278 = _r.lazy(_f270, True, _i277)
+_A279 = _L46, _L278
 
 
-def _f281(receiver, context, engine):
-    return _r.call('report_error', receiver, context, engine, _A280)
+def _f280(receiver, context, engine):
+    return _r.call('report_error', receiver, context, engine, _A279)
 
 
-_L282 = _r.lazy(_f281, True)
-_M283 = _r.fast.MethodCall('report_error', _L282, _A280, True, ())
-_P284 = _r.fast.PropertyRead('reporter', False)
-_P285 = _r.fast.PropertyRead('_environment', False)
-_P290 = _r.fast.PropertyRead('message', False)
+_L281 = _r.lazy(_f280, True)
+_M282 = _r.fast.MethodCall('report_error', _L281, _A279, True, ())
+_P283 = _r.fast.PropertyRead('reporter', False)
+_P284 = _r.fast.PropertyRead('_environment', False)
+_P289 = _r.fast.PropertyRead('message', False)
 
 
 # WebServer.yaml:53  - $address: $.instance.ipAddresses.first()
-def _f294(receiver, context, engine):
+def _f293(receiver, context, engine):
     return _r.call('first', receiver, context, engine, _A7)
 
 
-_L295 = _r.lazy(_f294, True)
-_M296 = _r.fast.MethodCall('first', _L295, _A7, True, ())
-_P297 = _r.fast.PropertyRead('ipAddresses', False)
-_P298 = _r.fast.PropertyRead('instance', False)
+_L294 = _r.lazy(_f293, True)
+_M295 = _r.fast.MethodCall('first', _L294, _A7, True, ())
+_P296 = _r.fast.PropertyRead('ipAddresses', False)
+_P297 = _r.fast.PropertyRead('instance', False)
 # WebServer.yaml:54  - $._environment.reporter.report($this, format('Web server is available at http://{0}:{1}', $address, $.port))
-_P308 = _r.fast.PropertyRead('port', False)
-_K311 = _r.constant('Web server is available at http://{0}:{1}')
+_P307 = _r.fast.PropertyRead('port', False)
+_K310 = _r.constant('Web server is available at http://{0}:{1}')
 
 
-def _f312(receiver, context, engine):
+def _f311(receiver, context, engine):
     return _r.fast.variable(context, '$address')
 
 
-_L313 = _r.lazy(_f312, False)
-_P314 = _r.fast.PropertyRead('port', False)
+_L312 = _r.lazy(_f311, False)
+_P313 = _r.fast.PropertyRead('port', False)
 
 
-def _f315(receiver, context, engine):
-    return _P314(_r.fast.variable(context, '$1'), context, engine)
+def _f314(receiver, context, engine):
+    return _P313(_r.fast.variable(context, '$1'), context, engine)
 
 
-_L316 = _r.lazy(_f315, False)
-_A317 = _K311, _L313, _L316
+_L315 = _r.lazy(_f314, False)
+_A316 = _K310, _L312, _L315
 
 
-def _f318(receiver, context, engine):
-    return (f'Web server is available at http://{_t309}:{_t310}' if (type((
-        _t309 := _r.fast.variable(context, '$address'))) is int and 
-        -1000000000000000000 < _t309 < 1000000000000000000 or type(_t309) is
-        str and len(_t309) < 64) & (type((_t310 := _P308(_r.fast.variable(
+def _f317(receiver, context, engine):
+    return (f'Web server is available at http://{_t308}:{_t309}' if (type((
+        _t308 := _r.fast.variable(context, '$address'))) is int and 
+        -1000000000000000000 < _t308 < 1000000000000000000 or type(_t308) is
+        str and len(_t308) < 64) & (type((_t309 := _P307(_r.fast.variable(
         context, '$1'), context, engine))) is int and -1000000000000000000 <
-        _t310 < 1000000000000000000 or type(_t310) is str and len(_t310) < 
+        _t309 < 1000000000000000000 or type(_t309) is str and len(_t309) < 
         64) else _r.fast.format_string(context, engine,
-        'Web server is available at http://{0}:{1}', _t309, _t310)
+        'Web server is available at http://{0}:{1}', _t308, _t309)
         ) if receiver is _r.fast.NO_VALUE else _r.call('format', receiver,
-        context, engine, _A317)
+        context, engine, _A316)
 
 
-_P319 = _r.fast.PropertyRead('port', False)
+_P318 = _r.fast.PropertyRead('port', False)
 
 
-def _i324(item, context, engine):
-    _t322 = _r.fast.variable(context, '$address')
-    return f'Web server is available at http://{_t322}:{_t323}' if (type(
-        _t322) is int and -1000000000000000000 < _t322 < 
-        1000000000000000000 or type(_t322) is str and len(_t322) < 64) & (
-        type((_t323 := _t320 if type(item) is _C275 and ((_t321 := type((
-        _t320 := item._d['port']))) is int and _C57 < _t320 < _C58 or _t321 in
-        _C59 and len(_t320) < _C60 or _t321 in _C61) else _P319(item,
-        context, engine))) is int and -1000000000000000000 < _t323 < 
-        1000000000000000000 or type(_t323) is str and len(_t323) < 64
+def _i323(item, context, engine):
+    _t321 = _r.fast.variable(context, '$address')
+    return f'Web server is available at http://{_t321}:{_t322}' if (type(
+        _t321) is int and -1000000000000000000 < _t321 < 
+        1000000000000000000 or type(_t321) is str and len(_t321) < 64) & (
+        type((_t322 := _t319 if type(item) is _C274 and ((_t320 := type((
+        _t319 := item._d['port']))) is int and _C56 < _t319 < _C57 or _t320 in
+        _C58 and len(_t319) < _C59 or _t320 in _C60) else _P318(item,
+        context, engine))) is int and -1000000000000000000 < _t322 < 
+        1000000000000000000 or type(_t322) is str and len(_t322) < 64
         ) else _r.fast.format_string(context, engine,
-        'Web server is available at http://{0}:{1}', _t322, _t323)
+        'Web server is available at http://{0}:{1}', _t321, _t322)
 
 
-_L325 = _r.lazy(_f318, True, _i324)
-_A326 = _L46, _L325
+_L324 = _r.lazy(_f317, True, _i323)
+_A325 = _L46, _L324
 
 
-def _f327(receiver, context, engine):
-    return _r.call('report', receiver, context, engine, _A326)
+def _f326(receiver, context, engine):
+    return _r.call('report', receiver, context, engine, _A325)
 
 
-_L328 = _r.lazy(_f327, True)
-_M329 = _r.fast.MethodCall('report', _L328, _A326, True, ())
-_P330 = _r.fast.PropertyRead('reporter', False)
-_P331 = _r.fast.PropertyRead('_environment', False)
-_P336 = _r.fast.PropertyRead('port', False)
+_L327 = _r.lazy(_f326, True)
+_M328 = _r.fast.MethodCall('report', _L327, _A325, True, ())
+_P329 = _r.fast.PropertyRead('reporter', False)
+_P330 = _r.fast.PropertyRead('_environment', False)
+_P335 = _r.fast.PropertyRead('port', False)
 # WebServer.yaml:55  - $.setAttr(deployed, true)
-_K342 = _r.constant(True)
-_A343 = _K38, _K342
+_K339 = _r.constant(True)
+_A340 = _K36, _K339
 
 
-def _f344(receiver, context, engine):
-    return _r.call('setAttr', receiver, context, engine, _A343)
+def _f341(receiver, context, engine):
+    return _r.call('setAttr', receiver, context, engine, _A340)
 
 
-_L345 = _r.lazy(_f344, True)
-_A346 = _L37, _L345
+_L342 = _r.lazy(_f341, True)
+_M343 = _r.fast.MethodCall('setAttr', _L342, _A340, True, ())
 # WebServer.yaml:56  - $.deployed: true
-_T347 = _r.target(_r.variable('$'), (('attr', 'deployed'),), '$.deployed')
+_T345 = _r.target(_r.variable('$'), (('attr', 'deployed'),), '$.deployed')
 
 
 # WebServer.yaml:30  deploy:
-def _body350(context, this=None, caller=None, caller_engine=None):
+def _body348(context, this=None, caller=None, caller_engine=None):
     if caller is None:
         _variables = context._data
-        _v54 = _variables.get('$1')
-        _v64 = _variables.get('$this')
-        _v71 = _variables.get('$securityGroupIngress')
-        _v95 = _variables.get('$resources')
-        _v243 = _variables.get('$template')
-        _v291 = _variables.get('$error')
-        _v304 = _variables.get('$address')
+        _v42 = _variables.get('$1')
+        _v63 = _variables.get('$this')
+        _v70 = _variables.get('$securityGroupIngress')
+        _v94 = _variables.get('$resources')
+        _v242 = _variables.get('$template')
+        _v290 = _variables.get('$error')
+        _v303 = _variables.get('$address')
         _call_context = context
     else:
-        if this.destroyed or (_t349 := type(caller)
-            ) is not dict and _t349 is not _C31 or _C32:
+        if this.destroyed or (_t347 := type(caller)
+            ) is not dict and _t347 is not _C31 or _C32:
             return _r.fast.enter_slowly(context, this, caller, caller_engine)
         this = this.real_this
         _variables = {'$this': this, '$1': this, _C29: context}
         context = _variables
         _call_context = None
-        _v54 = this
-        _v64 = this
-        _v71 = None
-        _v95 = None
-        _v243 = None
-        _v291 = None
-        _v304 = None
+        _v42 = this
+        _v63 = this
+        _v70 = None
+        _v94 = None
+        _v242 = None
+        _v290 = None
+        _v303 = None
     receiver = _C35
     engine = _ENGINE
     try:
         # WebServer.yaml:32  - If: not $.getAttr(deployed, false)
-        if _call_context is None:
-            _call_context = _C34(context)
-        if not _r.call('#operator_.', receiver, _call_context, engine, _A43):
+        _d43 = _v42.type.call_sites.get(_M41)
+        if not (_d43(_v42, context, engine, 'deployed', False) if _d43 is not
+            None else _M41(_v42, _call_context if _call_context is not None
+             else (_call_context := _C34(context)), engine)):
             # WebServer.yaml:34  - $._environment.reporter.report($this, 'Creating the instance')
-            _t62 = _P52(_t55 if _P53 in _v54.type.self_reads and _v54.this is
-                None and ((_t56 := type((_t55 := _v54.properties.get(
-                '_environment', _C35)))) is int and _C57 < _t55 < _C58 or 
-                _t56 in _C59 and len(_t55) < _C60 or _t56 in _C61) else
-                _P53(_v54, _call_context, engine), _call_context, engine)
-            _r.result(_d63(_t62, context, engine, _v64,
-                'Creating the instance') if type(_t62) is _C20 and (_d63 :=
-                _t62.type.call_sites.get(_M51)) is not None else _M51(_t62,
-                _call_context, engine))
+            _t61 = _P52(_t54 if _P53 in _v42.type.self_reads and _v42.this is
+                None and ((_t55 := type((_t54 := _v42.properties.get(
+                '_environment', _C35)))) is int and _C56 < _t54 < _C57 or 
+                _t55 in _C58 and len(_t54) < _C59 or _t55 in _C60) else
+                _P53(_v42, _call_context if _call_context is not None else
+                (_call_context := _C34(context)), engine), _call_context if
+                _call_context is not None else (_call_context := _C34(
+                context)), engine)
+            _r.result(_d62(_t61, context, engine, _v63,
+                'Creating the instance') if type(_t61) is _C20 and (_d62 :=
+                _t61.type.call_sites.get(_M51)) is not None else _M51(_t61,
+                _call_context if _call_context is not None else (
+                _call_context := _C34(context)), engine))
             # WebServer.yaml:35  - $securityGroupIngress:
-            _v71 = _variables['$securityGroupIngress'] = _r.built_data(lambda :
-                _r.freeze_list([_r.freeze_dict([('ToPort', _r.result(_t66 if
-                _P65 in _v54.type.self_reads and _v54.this is None and ((
-                _t67 := type((_t66 := _v54.properties.get('port', _C35)))) is
-                int and _C57 < _t66 < _C58 or _t67 in _C59 and len(_t66) <
-                _C60 or _t67 in _C61) else _P65(_v54, _call_context if 
+            _v70 = _variables['$securityGroupIngress'] = _r.built_data(lambda :
+                _r.freeze_list([_r.freeze_dict([('ToPort', _r.result(_t65 if
+                _P64 in _v42.type.self_reads and _v42.this is None and ((
+                _t66 := type((_t65 := _v42.properties.get('port', _C35)))) is
+                int and _C56 < _t65 < _C57 or _t66 in _C58 and len(_t65) <
+                _C59 or _t66 in _C60) else _P64(_v42, _call_context if 
                 _call_context is not None else _C34(context), engine))), (
-                'FromPort', _r.result(_t69 if _P68 in _v54.type.self_reads and
-                _v54.this is None and ((_t70 := type((_t69 := _v54.
-                properties.get('port', _C35)))) is int and _C57 < _t69 <
-                _C58 or _t70 in _C59 and len(_t69) < _C60 or _t70 in _C61) else
-                _P68(_v54, _call_context if _call_context is not None else
+                'FromPort', _r.result(_t68 if _P67 in _v42.type.self_reads and
+                _v42.this is None and ((_t69 := type((_t68 := _v42.
+                properties.get('port', _C35)))) is int and _C56 < _t68 <
+                _C57 or _t69 in _C58 and len(_t68) < _C59 or _t69 in _C60) else
+                _P67(_v42, _call_context if _call_context is not None else
                 _C34(context), engine))), ('IpProtocol', 'tcp'), (
                 'External', True)])]))
             # WebServer.yaml:40  - $._environment.securityGroupManager.addGroupIngress($securityGroupIngress)
-            _t83 = _P79(_t81 if _P80 in _v54.type.self_reads and _v54.this is
-                None and ((_t82 := type((_t81 := _v54.properties.get(
-                '_environment', _C35)))) is int and _C57 < _t81 < _C58 or 
-                _t82 in _C59 and len(_t81) < _C60 or _t82 in _C61) else
-                _P80(_v54, _call_context, engine), _call_context, engine)
-            _r.result(_d84(_t83, context, engine, _v71) if type(_t83) is
-                _C20 and (_d84 := _t83.type.call_sites.get(_M78)) is not
-                None else _M78(_t83, _call_context, engine))
+            _t82 = _P78(_t80 if _P79 in _v42.type.self_reads and _v42.this is
+                None and ((_t81 := type((_t80 := _v42.properties.get(
+                '_environment', _C35)))) is int and _C56 < _t80 < _C57 or 
+                _t81 in _C58 and len(_t80) < _C59 or _t81 in _C60) else
+                _P79(_v42, _call_context if _call_context is not None else
+                (_call_context := _C34(context)), engine), _call_context if
+                _call_context is not None else (_call_context := _C34(
+                context)), engine)
+            _r.result(_d83(_t82, context, engine, _v70) if type(_t82) is
+                _C20 and (_d83 := _t82.type.call_sites.get(_M77)) is not
+                None else _M77(_t82, _call_context if _call_context is not
+                None else (_call_context := _C34(context)), engine))
             # WebServer.yaml:41  - $.instance.deploy()
-            _t92 = (_t90 if _P89 in _v54.type.self_reads and _v54.this is
-                None and ((_t91 := type((_t90 := _v54.properties.get(
-                'instance', _C35)))) is int and _C57 < _t90 < _C58 or _t91 in
-                _C59 and len(_t90) < _C60 or _t91 in _C61) else _P89(_v54,
-                _call_context, engine))
-            _r.result(_d93(_t92, context, engine) if type(_t92) is _C20 and
-                (_d93 := _t92.type.call_sites.get(_M88)) is not None else
-                _M88(_t92, _call_context, engine))
+            _t91 = (_t89 if _P88 in _v42.type.self_reads and _v42.this is
+                None and ((_t90 := type((_t89 := _v42.properties.get(
+                'instance', _C35)))) is int and _C56 < _t89 < _C57 or _t90 in
+                _C58 and len(_t89) < _C59 or _t90 in _C60) else _P88(_v42, 
+                _call_context if _call_context is not None else (
+                _call_context := _C34(context)), engine))
+            _r.result(_d92(_t91, context, engine) if type(_t91) is _C20 and
+                (_d92 := _t91.type.call_sites.get(_M87)) is not None else
+                _M87(_t91, _call_context if _call_context is not None else
+                (_call_context := _C34(context)), engine))
             # WebServer.yaml:42  - $resources: new(sys:Resources)
-            _t94 = _r.fast.new_object(_call_context, engine, _r.
+            if _call_context is None:
+                _call_context = _C34(context)
+            _t93 = _r.fast.new_object(_call_context, engine, _r.
                 type_reference(_call_context, 'io.murano.system.Resources'))
-            _v95 = _variables['$resources'] = _t94 if type(_t94
-                ) in _C24 else _r.result(_t94)
+            _v94 = _variables['$resources'] = _t93 if type(_t93
+                ) in _C24 else _r.result(_t93)
             # WebServer.yaml:43  - $template: $resources.yaml('Deploy.template').bind(dict(
-            _t187 = _d186(_v95, context, engine, 'Deploy.template') if type(
-                _v95) is _C20 and (_d186 := _v95.type.call_sites.get(_M185)
-                ) is not None else _M185(_v95, _call_context, engine)
-            _t242 = _d188(_t187, context, engine, _r.fast.final_dict({
-                'port': (_t192 := _t190 if _P189 in _v54.type.self_reads and
-                _v54.this is None and ((_t191 := type((_t190 := _v54.
-                properties.get('port', _C35)))) is int and _C57 < _t190 <
-                _C58 or _t191 in _C59 and len(_t190) < _C60 or _t191 in
-                _C61) else _P189(_v54, _call_context, engine)), 'sites': (
-                _t241 := _d228(_t227, context, engine, _r.fast.final_dict({
-                'name': (_t232 := _t230 if _P229 in _v54.type.self_reads and
-                _v54.this is None and ((_t231 := type((_t230 := _v54.
-                properties.get('name', _C35)))) is int and _C57 < _t230 <
-                _C58 or _t231 in _C59 and len(_t230) < _C60 or _t231 in
-                _C61) else _P229(_v54, _call_context, engine)), 'root': (
-                _t240 := _r.call('coalesce', receiver, _call_context,
-                engine, _A239))}, _t232, _t240)) if type((_t227 := _t225 if
-                _P224 in _v54.type.self_reads and _v54.this is None and ((
-                _t226 := type((_t225 := _v54.properties.get('sites', _C35))
-                )) is int and _C57 < _t225 < _C58 or _t226 in _C59 and len(
-                _t225) < _C60 or _t226 in _C61) else _P224(_v54,
-                _call_context, engine))) is _C20 and (_d228 := _t227.type.
-                call_sites.get(_M223)) is not None else _M223(_t227,
-                _call_context, engine))}, _t192, _t241)) if type(_t187
-                ) is _C20 and (_d188 := _t187.type.call_sites.get(_M180)
-                ) is not None else _M180(_t187, _call_context, engine)
-            _v243 = _variables['$template'] = _t242 if type(_t242
-                ) in _C24 else _r.result(_t242)
+            _t186 = _d185(_v94, context, engine, 'Deploy.template') if type(
+                _v94) is _C20 and (_d185 := _v94.type.call_sites.get(_M184)
+                ) is not None else _M184(_v94, _call_context, engine)
+            _t241 = _d187(_t186, context, engine, _r.fast.final_dict({
+                'port': (_t191 := _t189 if _P188 in _v42.type.self_reads and
+                _v42.this is None and ((_t190 := type((_t189 := _v42.
+                properties.get('port', _C35)))) is int and _C56 < _t189 <
+                _C57 or _t190 in _C58 and len(_t189) < _C59 or _t190 in
+                _C60) else _P188(_v42, _call_context, engine)), 'sites': (
+                _t240 := _d227(_t226, context, engine, _r.fast.final_dict({
+                'name': (_t231 := _t229 if _P228 in _v42.type.self_reads and
+                _v42.this is None and ((_t230 := type((_t229 := _v42.
+                properties.get('name', _C35)))) is int and _C56 < _t229 <
+                _C57 or _t230 in _C58 and len(_t229) < _C59 or _t230 in
+                _C60) else _P228(_v42, _call_context, engine)), 'root': (
+                _t239 := _r.call('coalesce', receiver, _call_context,
+                engine, _A238))}, _t231, _t239)) if type((_t226 := _t224 if
+                _P223 in _v42.type.self_reads and _v42.this is None and ((
+                _t225 := type((_t224 := _v42.properties.get('sites', _C35))
+                )) is int and _C56 < _t224 < _C57 or _t225 in _C58 and len(
+                _t224) < _C59 or _t225 in _C60) else _P223(_v42,
+                _call_context, engine))) is _C20 and (_d227 := _t226.type.
+                call_sites.get(_M222)) is not None else _M222(_t226,
+                _call_context, engine))}, _t191, _t240)) if type(_t186
+                ) is _C20 and (_d187 := _t186.type.call_sites.get(_M179)
+                ) is not None else _M179(_t186, _call_context, engine)
+            _v242 = _variables['$template'] = _t241 if type(_t241
+                ) in _C24 else _r.result(_t241)
             # WebServer.yaml:46  - Try:
             try:
                 # WebServer.yaml:47  - $.instance.agent.call($template, $resources)
-                _t258 = _P254(_t256 if _P255 in _v54.type.self_reads and 
-                    _v54.this is None and ((_t257 := type((_t256 := _v54.
-                    properties.get('instance', _C35)))) is int and _C57 <
-                    _t256 < _C58 or _t257 in _C59 and len(_t256) < _C60 or 
-                    _t257 in _C61) else _P255(_v54, _call_context, engine),
+                _t257 = _P253(_t255 if _P254 in _v42.type.self_reads and 
+                    _v42.this is None and ((_t256 := type((_t255 := _v42.
+                    properties.get('instance', _C35)))) is int and _C56 <
+                    _t255 < _C57 or _t256 in _C58 and len(_t255) < _C59 or 
+                    _t256 in _C60) else _P254(_v42, _call_context, engine),
                     _call_context, engine)
-                _r.result(_d259(_t258, context, engine, _v243, _v95) if 
-                    type(_t258) is _C20 and (_d259 := _t258.type.call_sites
-                    .get(_M253)) is not None else _M253(_t258,
+                _r.result(_d258(_t257, context, engine, _v242, _v94) if 
+                    type(_t257) is _C20 and (_d258 := _t257.type.call_sites
+                    .get(_M252)) is not None else _M252(_t257,
                     _call_context, engine))
-            except Exception as _exception260:
+            except Exception as _exception259:
                 # WebServer.yaml:49  - As: error
-                if _r.catch_matches(_exception260, None, _call_context):
-                    _v291 = _variables['$error'] = _r.exception_value(
-                        _exception260)
+                if _r.catch_matches(_exception259, None, _call_context):
+                    _v290 = _variables['$error'] = _r.exception_value(
+                        _exception259)
                     # WebServer.yaml:51  - $._environment.reporter.report_error($this, format('Deployment failed, {0}', $error.message))
-                    _t288 = _P284(_t286 if _P285 in _v54.type.self_reads and
-                        _v54.this is None and ((_t287 := type((_t286 :=
-                        _v54.properties.get('_environment', _C35)))) is int and
-                        _C57 < _t286 < _C58 or _t287 in _C59 and len(_t286) <
-                        _C60 or _t287 in _C61) else _P285(_v54,
+                    _t287 = _P283(_t285 if _P284 in _v42.type.self_reads and
+                        _v42.this is None and ((_t286 := type((_t285 :=
+                        _v42.properties.get('_environment', _C35)))) is int and
+                        _C56 < _t285 < _C57 or _t286 in _C58 and len(_t285) <
+                        _C59 or _t286 in _C60) else _P284(_v42,
                         _call_context, engine), _call_context, engine)
-                    _r.result(_d289(_t288, context, engine, _v64, 
-                        f'Deployment failed, {_t292}' if type((_t292 :=
-                        _P290(_v291, _call_context, engine))) is int and 
-                        -1000000000000000000 < _t292 < 1000000000000000000 or
-                        type(_t292) is str and len(_t292) < 64 else _r.fast
+                    _r.result(_d288(_t287, context, engine, _v63, 
+                        f'Deployment failed, {_t291}' if type((_t291 :=
+                        _P289(_v290, _call_context, engine))) is int and 
+                        -1000000000000000000 < _t291 < 1000000000000000000 or
+                        type(_t291) is str and len(_t291) < 64 else _r.fast
                         .format_string(context, engine,
-                        'Deployment failed, {0}', _t292)) if type(_t288) is
-                        _C20 and (_d289 := _t288.type.call_sites.get(_M283)
-                        ) is not None else _M283(_t288, _call_context, engine))
+                        'Deployment failed, {0}', _t291)) if type(_t287) is
+                        _C20 and (_d288 := _t287.type.call_sites.get(_M282)
+                        ) is not None else _M282(_t287, _call_context, engine))
                     # WebServer.yaml:52  - Rethrow:
                     raise
                 else:
                     # WebServer.yaml:46  - Try:
                     raise
             # WebServer.yaml:53  - $address: $.instance.ipAddresses.first()
-            _t301 = _P297(_t299 if _P298 in _v54.type.self_reads and _v54.
-                this is None and ((_t300 := type((_t299 := _v54.properties.
-                get('instance', _C35)))) is int and _C57 < _t299 < _C58 or 
-                _t300 in _C59 and len(_t299) < _C60 or _t300 in _C61) else
-                _P298(_v54, _call_context, engine), _call_context, engine)
-            _t303 = _d302(_t301, context, engine) if type(_t301) is _C20 and (
-                _d302 := _t301.type.call_sites.get(_M296)
-                ) is not None else _M296(_t301, _call_context, engine)
-            _v304 = _variables['$address'] = _t303 if type(_t303
-                ) in _C24 else _r.result(_t303)
+            _t300 = _P296(_t298 if _P297 in _v42.type.self_reads and _v42.
+                this is None and ((_t299 := type((_t298 := _v42.properties.
+                get('instance', _C35)))) is int and _C56 < _t298 < _C57 or 
+                _t299 in _C58 and len(_t298) < _C59 or _t299 in _C60) else
+                _P297(_v42, _call_context, engine), _call_context, engine)
+            _t302 = _d301(_t300, context, engine) if type(_t300) is _C20 and (
+                _d301 := _t300.type.call_sites.get(_M295)
+                ) is not None else _M295(_t300, _call_context, engine)
+            _v303 = _variables['$address'] = _t302 if type(_t302
+                ) in _C24 else _r.result(_t302)
             # WebServer.yaml:54  - $._environment.reporter.report($this, format('Web server is available at http://{0}:{1}', $address, $.port))
-            _t334 = _P330(_t332 if _P331 in _v54.type.self_reads and _v54.
-                this is None and ((_t333 := type((_t332 := _v54.properties.
-                get('_environment', _C35)))) is int and _C57 < _t332 < _C58 or
-                _t333 in _C59 and len(_t332) < _C60 or _t333 in _C61) else
-                _P331(_v54, _call_context, engine), _call_context, engine)
-            _r.result(_d335(_t334, context, engine, _v64, 
-                f'Web server is available at http://{_v304}:{_t339}' if (
-                type(_v304) is int and -1000000000000000000 < _v304 < 
-                1000000000000000000 or type(_v304) is str and len(_v304) < 
-                64) & (type((_t339 := _t337 if _P336 in _v54.type.
-                self_reads and _v54.this is None and ((_t338 := type((_t337 :=
-                _v54.properties.get('port', _C35)))) is int and _C57 <
-                _t337 < _C58 or _t338 in _C59 and len(_t337) < _C60 or 
-                _t338 in _C61) else _P336(_v54, _call_context, engine))) is
-                int and -1000000000000000000 < _t339 < 1000000000000000000 or
-                type(_t339) is str and len(_t339) < 64) else _r.fast.
+            _t333 = _P329(_t331 if _P330 in _v42.type.self_reads and _v42.
+                this is None and ((_t332 := type((_t331 := _v42.properties.
+                get('_environment', _C35)))) is int and _C56 < _t331 < _C57 or
+                _t332 in _C58 and len(_t331) < _C59 or _t332 in _C60) else
+                _P330(_v42, _call_context, engine), _call_context, engine)
+            _r.result(_d334(_t333, context, engine, _v63, 
+                f'Web server is available at http://{_v303}:{_t338}' if (
+                type(_v303) is int and -1000000000000000000 < _v303 < 
+                1000000000000000000 or type(_v303) is str and len(_v303) < 
+                64) & (type((_t338 := _t336 if _P335 in _v42.type.
+                self_reads and _v42.this is None and ((_t337 := type((_t336 :=
+                _v42.properties.get('port', _C35)))) is int and _C56 <
+                _t336 < _C57 or _t337 in _C58 and len(_t336) < _C59 or 
+                _t337 in _C60) else _P335(_v42, _call_context, engine))) is
+                int and -1000000000000000000 < _t338 < 1000000000000000000 or
+                type(_t338) is str and len(_t338) < 64) else _r.fast.
                 format_string(context, engine,
-                'Web server is available at http://{0}:{1}', _v304, _t339)) if
-                type(_t334) is _C20 and (_d335 := _t334.type.call_sites.get
-                (_M329)) is not None else _M329(_t334, _call_context, engine))
+                'Web server is available at http://{0}:{1}', _v303, _t338)) if
+                type(_t333) is _C20 and (_d334 := _t333.type.call_sites.get
+                (_M328)) is not None else _M328(_t333, _call_context, engine))
             # WebServer.yaml:55  - $.setAttr(deployed, true)
-            _r.result(_r.call('#operator_.', receiver, _call_context,
-                engine, _A346))
+            _d344 = _v42.type.call_sites.get(_M343)
+            _r.result(_d344(_v42, context, engine, 'deployed', True) if 
+                _d344 is not None else _M343(_v42, _call_context, engine))
             # WebServer.yaml:56  - $.deployed: true
-            _r.assign(_call_context, _T347, True)
-            _v54 = _variables.get('$1')
+            _r.assign(_call_context, _T345, True)
+            _v42 = _variables.get('$1')
     except _C27:
         # WebServer.yaml:30  deploy:
         raise
-    except Exception as _error348:
-        raise _C28(_error348, _error348.__traceback__) from None
+    except Exception as _error346:
+        raise _C28(_error346, _error346.__traceback__) from None
 
 
 # WebServer.yaml:61  - Return: $.sites.where($.root != null).select($.name).orderBy($)
-def _i352(item, context, engine):
+def _f349(receiver, context, engine):
+    return _r.fast.variable(context, '$1')
+
+
+def _i350(item, context, engine):
     return item
 
 
-_L353 = _r.lazy(_f36, False, _i352)
-_A354 = _L353,
+_L351 = _r.lazy(_f349, False, _i350)
+_A352 = _L351,
 
 
-def _f355(receiver, context, engine):
-    return _r.call('orderBy', receiver, context, engine, _A354)
+def _f353(receiver, context, engine):
+    return _r.call('orderBy', receiver, context, engine, _A352)
 
 
-_L356 = _r.lazy(_f355, True)
-_M357 = _r.fast.MethodCall('orderBy', _L356, _A354, True, ())
+_L354 = _r.lazy(_f353, True)
+_M355 = _r.fast.MethodCall('orderBy', _L354, _A352, True, ())
+_P356 = _r.fast.PropertyRead('name', False)
+
+
+def _f357(receiver, context, engine):
+    return _P356(_r.fast.variable(context, '$1'), context, engine)
+
+
 _P358 = _r.fast.PropertyRead('name', False)
 
 
-def _f359(receiver, context, engine):
-    return _P358(_r.fast.variable(context, '$1'), context, engine)
+def _i361(item, context, engine):
+    return _t359 if type(item) is _C274 and ((_t360 := type((_t359 := item.
+        _d['name']))) is int and _C56 < _t359 < _C57 or _t360 in _C58 and 
+        len(_t359) < _C59 or _t360 in _C60) else _P358(item, context, engine)
 
 
-_P360 = _r.fast.PropertyRead('name', False)
+_L362 = _r.lazy(_f357, False, _i361)
+_A363 = _L362,
 
 
-def _i363(item, context, engine):
-    return _t361 if type(item) is _C275 and ((_t362 := type((_t361 := item.
-        _d['name']))) is int and _C57 < _t361 < _C58 or _t362 in _C59 and 
-        len(_t361) < _C60 or _t362 in _C61) else _P360(item, context, engine)
+def _f364(receiver, context, engine):
+    return _r.call('select', receiver, context, engine, _A363)
 
 
-_L364 = _r.lazy(_f359, False, _i363)
-_A365 = _L364,
+_L365 = _r.lazy(_f364, True)
+_M366 = _r.fast.MethodCall('select', _L365, _A363, True, ())
+_P367 = _r.fast.PropertyRead('root', False)
 
 
-def _f366(receiver, context, engine):
-    return _r.call('select', receiver, context, engine, _A365)
+def _f368(receiver, context, engine):
+    return _P367(_r.fast.variable(context, '$1'), context, engine) != None
 
 
-_L367 = _r.lazy(_f366, True)
-_M368 = _r.fast.MethodCall('select', _L367, _A365, True, ())
 _P369 = _r.fast.PropertyRead('root', False)
 
 
-def _f370(receiver, context, engine):
-    return _P369(_r.fast.variable(context, '$1'), context, engine) != None
-
-
-_P371 = _r.fast.PropertyRead('root', False)
-
-
-def _i374(item, context, engine):
-    return (_t372 if type(item) is _C275 and ((_t373 := type((_t372 := item
-        ._d['root']))) is int and _C57 < _t372 < _C58 or _t373 in _C59 and 
-        len(_t372) < _C60 or _t373 in _C61) else _P371(item, context, engine)
+def _i372(item, context, engine):
+    return (_t370 if type(item) is _C274 and ((_t371 := type((_t370 := item
+        ._d['root']))) is int and _C56 < _t370 < _C57 or _t371 in _C58 and 
+        len(_t370) < _C59 or _t371 in _C60) else _P369(item, context, engine)
         ) != None
 
 
-_L375 = _r.lazy(_f370, False, _i374)
-_A376 = _L375,
+_L373 = _r.lazy(_f368, False, _i372)
+_A374 = _L373,
 
 
-def _f377(receiver, context, engine):
-    return _r.call('where', receiver, context, engine, _A376)
+def _f375(receiver, context, engine):
+    return _r.call('where', receiver, context, engine, _A374)
 
 
-_L378 = _r.lazy(_f377, True)
-_M379 = _r.fast.MethodCall('where', _L378, _A376, True, ())
-_P380 = _r.fast.PropertyRead('sites', False)
-_P386 = _r.fast.PropertyRead('root', False)
-_P391 = _r.fast.PropertyRead('name', False)
-_C398 = _r.fast.QUOTA_FREE
-_C399 = _r.fast.quota
+_L376 = _r.lazy(_f375, True)
+_M377 = _r.fast.MethodCall('where', _L376, _A374, True, ())
+_P378 = _r.fast.PropertyRead('sites', False)
+_P384 = _r.fast.PropertyRead('root', False)
+_P389 = _r.fast.PropertyRead('name', False)
+_C396 = _r.fast.QUOTA_FREE
+_C397 = _r.fast.quota
 
 
 # WebServer.yaml:58  siteNames:
-def _body402(context, this=None, caller=None, caller_engine=None):
+def _body400(context, this=None, caller=None, caller_engine=None):
     if caller is None:
         _variables = context._data
-        _v381 = _variables.get('$1')
+        _v379 = _variables.get('$1')
         _call_context = context
     else:
-        if this.destroyed or (_t401 := type(caller)
-            ) is not dict and _t401 is not _C31 or _C32:
+        if this.destroyed or (_t399 := type(caller)
+            ) is not dict and _t399 is not _C31 or _C32:
             return _r.fast.enter_slowly(context, this, caller, caller_engine)
         this = this.real_this
         _variables = {'$this': this, '$1': this, _C29: context}
         context = _variables
         _call_context = None
-        _v381 = this
+        _v379 = this
     receiver = _C35
     engine = _ENGINE
     try:
         # WebServer.yaml:61  - Return: $.sites.where($.root != null).select($.name).orderBy($)
-        _t384 = (_t382 if _P380 in _v381.type.self_reads and _v381.this is
-            None and ((_t383 := type((_t382 := _v381.properties.get('sites',
-            _C35)))) is int and _C57 < _t382 < _C58 or _t383 in _C59 and 
-            len(_t382) < _C60 or _t383 in _C61) else _P380(_v381, 
+        _t382 = (_t380 if _P378 in _v379.type.self_reads and _v379.this is
+            None and ((_t381 := type((_t380 := _v379.properties.get('sites',
+            _C35)))) is int and _C56 < _t380 < _C57 or _t381 in _C58 and 
+            len(_t380) < _C59 or _t381 in _C60) else _P378(_v379, 
             _call_context if _call_context is not None else (_call_context :=
             _C34(context)), engine))
-        _t389 = _d385(_t384, context, engine, (_t387 if _P386 in _v381.type
-            .self_reads and _v381.this is None and ((_t388 := type((_t387 :=
-            _v381.properties.get('root', _C35)))) is int and _C57 < _t387 <
-            _C58 or _t388 in _C59 and len(_t387) < _C60 or _t388 in _C61) else
-            _P386(_v381, _call_context if _call_context is not None else (
-            _call_context := _C34(context)), engine)) != None) if type(_t384
-            ) is _C20 and (_d385 := _t384.type.call_sites.get(_M379)
-            ) is not None else _M379(_t384, _call_context if _call_context
+        _t387 = _d383(_t382, context, engine, (_t385 if _P384 in _v379.type
+            .self_reads and _v379.this is None and ((_t386 := type((_t385 :=
+            _v379.properties.get('root', _C35)))) is int and _C56 < _t385 <
+            _C57 or _t386 in _C58 and len(_t385) < _C59 or _t386 in _C60) else
+            _P384(_v379, _call_context if _call_context is not None else (
+            _call_context := _C34(context)), engine)) != None) if type(_t382
+            ) is _C20 and (_d383 := _t382.type.call_sites.get(_M377)
+            ) is not None else _M377(_t382, _call_context if _call_context
              is not None else (_call_context := _C34(context)), engine)
-        _t394 = _d390(_t389, context, engine, _t392 if _P391 in _v381.type.
-            self_reads and _v381.this is None and ((_t393 := type((_t392 :=
-            _v381.properties.get('name', _C35)))) is int and _C57 < _t392 <
-            _C58 or _t393 in _C59 and len(_t392) < _C60 or _t393 in _C61) else
-            _P391(_v381, _call_context if _call_context is not None else (
-            _call_context := _C34(context)), engine)) if type(_t389
-            ) is _C20 and (_d390 := _t389.type.call_sites.get(_M368)
-            ) is not None else _M368(_t389, _call_context if _call_context
+        _t392 = _d388(_t387, context, engine, _t390 if _P389 in _v379.type.
+            self_reads and _v379.this is None and ((_t391 := type((_t390 :=
+            _v379.properties.get('name', _C35)))) is int and _C56 < _t390 <
+            _C57 or _t391 in _C58 and len(_t390) < _C59 or _t391 in _C60) else
+            _P389(_v379, _call_context if _call_context is not None else (
+            _call_context := _C34(context)), engine)) if type(_t387
+            ) is _C20 and (_d388 := _t387.type.call_sites.get(_M366)
+            ) is not None else _M366(_t387, _call_context if _call_context
              is not None else (_call_context := _C34(context)), engine)
-        _t396 = _r.result(_d395(_t394, context, engine, _v381) if type(
-            _t394) is _C20 and (_d395 := _t394.type.call_sites.get(_M357))
-             is not None else _M357(_t394, _call_context if _call_context
+        _t394 = _r.result(_d393(_t392, context, engine, _v379) if type(
+            _t392) is _C20 and (_d393 := _t392.type.call_sites.get(_M355))
+             is not None else _M355(_t392, _call_context if _call_context
              is not None else (_call_context := _C34(context)), engine))
-        return _t396 if caller is None or ((_t397 := type(_t396)) is int and
-            _C57 < _t396 < _C58 or _t397 in _C398) else _C399(caller_engine,
-            _t396)
+        return _t394 if caller is None or ((_t395 := type(_t394)) is int and
+            _C56 < _t394 < _C57 or _t395 in _C396) else _C397(caller_engine,
+            _t394)
     except _C27:
         # WebServer.yaml:58  siteNames:
         raise
-    except Exception as _error400:
-        raise _C28(_error400, _error400.__traceback__) from None
+    except Exception as _error398:
+        raise _C28(_error398, _error398.__traceback__) from None
 
 
 # WebServer.yaml:1  Namespaces:
@@ -1101,11 +1114,11 @@ CLASS = _r.ClassSpec(name='com.example.WebServer', package=None, extends=(
     'Session', arguments=(), body=_body33, meta=(), line=26, direct_entry=
     True, local_variables=('_v18',), variable_names=('$1',)), 'deploy': _r.
     MethodSpec('deploy', usage='Runtime', scope='Session', arguments=(),
-    body=_body350, meta=(), line=30, direct_entry=True, local_variables=
-    ('_v54', '_v64', '_v71', '_v95', '_v243', '_v291', '_v304'),
+    body=_body348, meta=(), line=30, direct_entry=True, local_variables=
+    ('_v42', '_v63', '_v70', '_v94', '_v242', '_v290', '_v303'),
     variable_names=
     ('$1', '$this', '$securityGroupIngress', '$resources', '$template', '$error', '$address')
     ), 'siteNames': _r.MethodSpec('siteNames', usage='Runtime', scope=
-    'Public', arguments=(), body=_body402, meta=(), line=58, direct_entry=
-    True, local_variables=('_v381',), variable_names=('$1',))}, source_file
+    'Public', arguments=(), body=_body400, meta=(), line=58, direct_entry=
+    True, local_variables=('_v379',), variable_names=('$1',))}, source_file
     ='<package>/Classes/WebServer.yaml', line=1)
