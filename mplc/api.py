@@ -75,7 +75,8 @@ class Runtime:
 
     def load(self, model: Any) -> "MuranoObjectProxy":
         """Build the objects of an object model (a dict with ``?``, or a document with ``Objects``)."""
-        self.require(model_class_names(model))
+        if self.packages.has_errors:  # walking a large model costs as much as loading it
+            self.require(model_class_names(model))
         with TimeBudget(self.timeout, "its time limit (timeout)"):
             return self._wrap(self.executor.load(model))
 

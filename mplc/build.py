@@ -189,6 +189,9 @@ class PackageSet:
     def __init__(self, outcomes: list[PackageOutcome], compiled: list[str]):
         self.outcomes = outcomes
         self.directories = compiled + [o.directory for o in outcomes if o.directory and not o.broken]
+        self.has_errors = any(diagnostic.severity == "error" for outcome in outcomes
+                              for diagnostic in outcome.diagnostics)
+        """Whether any package has an error: without one, nothing needs looking up (``require``)."""
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -208,6 +211,8 @@ class PackageSet:
 
     def require(self, class_names: Iterable[str] = (), package_names: Iterable[str] = ()) -> None:
         """Raise ``CompileError`` with the errors of the packages the classes need."""
+        if not self.has_errors:
+            return
         errors = self.errors_for(class_names, package_names)
         if errors:
             raise CompileError(errors)

@@ -40,6 +40,17 @@ TYPE_NAME = re.compile(r"^([a-zA-Z_]\w*:|:)?[a-zA-Z_]\w*(\.[a-zA-Z_]\w*)*$")
 reference's namespace resolver accepts it."""
 
 
+def parse_format_version(format_text: str) -> tuple[int, int]:
+    """(major, minor) of a Format written ``MuranoPL/1.3``, ``1.3`` or ``1.3.0``; 1.0 for what
+    is none."""
+    version = str(format_text).rpartition("/")[2] or "1.0"
+    parts = (version.split(".") + ["0", "0"])[:2]
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        return 1, 0
+
+
 def is_legacy_format(version: tuple[int, int]) -> bool:
     """Formats up to 1.1 evaluate with yaql's legacy library (its ``[]``, functions and engine)."""
     return tuple(version[:2]) <= (1, 1)

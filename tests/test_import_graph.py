@@ -15,7 +15,7 @@ FUNCTION_IMPORTS_ALLOWED = set()
 today); the CLI's command table and ``mplc.Runtime`` load with importlib."""
 
 RUNTIME_LAYERS = [
-    ["errors", "specs", "activation", "yaql_adapter"],
+    ["errors", "specs", "activation", "yaql_adapter", "value_types"],
     ["expressions"],
     ["limits"],
     ["contract_primitives"],
@@ -25,7 +25,7 @@ RUNTIME_LAYERS = [
     ["system"],
     ["loading"],
     ["serialization"],
-    ["contract_context", "library"],
+    ["validator_services", "library"],
     ["executor"],
     ["fast_paths"],
 ]

@@ -35,7 +35,8 @@ class ClassModuleCompiler:
     def __init__(self, cls: ir.Class, format_version: str, fast_paths: bool = True):
         self.cls = cls
         self.format_version = format_version
-        self.builder = ModuleBuilder(fast_paths, legacy=is_legacy_format(format_version))
+        self.builder = ModuleBuilder(fast_paths, legacy=versioning.is_legacy_format(
+            versioning.parse_format_version(format_version)))
         self.statements = StatementCompiler(self.builder)
         self.contracts = ContractCompiler(self.builder.hoist_expression, self.builder.numeric_predicate)
         self.instructions = InstructionTable()
@@ -197,11 +198,6 @@ def _plain_data(value: ir.Value | None) -> bool:
     if isinstance(value, ir.ListValue):
         return all(map(_plain_data, value.items))
     return value is None or isinstance(value, ir.Literal)
-
-
-def is_legacy_format(format_version: str) -> bool:
-    """``versioning.is_legacy_format`` of a Format written ``major.minor[.patch]``."""
-    return versioning.is_legacy_format(tuple(int(part) for part in format_version.split(".")[:2]))
 
 
 def class_module(cls: ir.Class, format_version: str, fast_paths: bool = True) -> ast.Module:

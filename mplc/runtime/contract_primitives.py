@@ -26,6 +26,7 @@ from yaql.language import yaqltypes
 
 from mplc.runtime.expressions import engine_for, finalize as freeze
 from mplc.runtime.errors import ContractViolationException, DslContractSyntaxError, NoObjectFoundError
+from mplc.runtime.value_types import NUMBERS
 
 # Modes of one contract application (the reference's transform / validate / check_type /
 # finalize, with transform split by whether template() values are finalized to dicts).
@@ -239,7 +240,6 @@ def not_null(value, cc: ContractContext):
     return value
 
 
-_NUMBERS = (int, float)
 _ENGINE = engine_for((1, 3))  # numeric predicates use the engine only for its memory quota
 
 
@@ -248,7 +248,7 @@ def check(value, cc: ContractContext, predicate, message, numeric=None):
     ``numeric``, when the compiler made one, computes it for a number without a context."""
     if cc.mode == FINALIZE or isinstance(value, ObjectReference):
         return value
-    if numeric is not None and type(value) in _NUMBERS:
+    if numeric is not None and type(value) in NUMBERS:
         return _checked(value, numeric(value, None, _ENGINE), message)
     context = cc.context.create_child_context()
     context["$"] = value

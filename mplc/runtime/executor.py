@@ -18,8 +18,8 @@ import yaml
 from yaql.language import exceptions as yaql_exceptions, utils
 
 from mplc import buildrecord, versioning
-from mplc.runtime import activation, expressions as bridge, errors, library, natives, serialization, statements
-from mplc.runtime.contract_context import ContractContext
+from mplc.runtime import activation, expressions, errors, library, natives, serialization, statements
+from mplc.runtime.validator_services import ContractContext
 from mplc.runtime.loading import LoadSession, load_plan, loads_in_one_pass, new_directly, run_steps
 from mplc.runtime.objects import (NO_VALUE, MuranoObject, MuranoType, ObjectStore, Package,
                                   TypeReference)
@@ -31,20 +31,20 @@ CORE_OBJECT = "io.murano.Object"
 SYNCHRONIZE = "io.murano.metadata.engine.Synchronize"
 
 
-# Keys of yaql contexts in stored form (``bridge.lookup`` and direct writes use these).
-_TYPE_KEY = bridge.TYPE_KEY
-_NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
-_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
-_CALLER_CONTEXT_KEY = bridge.stored_key(bridge.CALLER_CONTEXT)
-_ALLOW_PROPERTY_WRITES_KEY = bridge.ALLOW_PROPERTY_WRITES_KEY
-_ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
-_SKIP_FRAME_KEY = bridge.stored_key(bridge.SKIP_FRAME)
-_THIS_KEY = bridge.stored_key("$this")
-_RECEIVER_KEY = bridge.stored_key("$")
+# Keys of yaql contexts in stored form (``expressions.lookup`` and direct writes use these).
+_TYPE_KEY = expressions.TYPE_KEY
+_NAMES_SCOPE_KEY = expressions.stored_key(expressions.NAMES_SCOPE)
+_CURRENT_METHOD_KEY = expressions.stored_key(expressions.CURRENT_METHOD)
+_CALLER_CONTEXT_KEY = expressions.stored_key(expressions.CALLER_CONTEXT)
+_ALLOW_PROPERTY_WRITES_KEY = expressions.ALLOW_PROPERTY_WRITES_KEY
+_ARGUMENT_OWNER_KEY = expressions.stored_key(expressions.ARGUMENT_OWNER)
+_SKIP_FRAME_KEY = expressions.stored_key(expressions.SKIP_FRAME)
+_THIS_KEY = expressions.stored_key("$this")
+_RECEIVER_KEY = expressions.stored_key("$")
 _NO_KEYWORDS = utils.FrozenDict()
-# values whose ``bridge.thaw`` runs no code (anything else may be a lazy yaql value)
+# values whose ``expressions.thaw`` runs no code (anything else may be a lazy yaql value)
 _DATA_TYPES = frozenset((list, tuple, dict, utils.FrozenDict, frozenset, set, MuranoObject, TypeReference))
-CallContext, WritingCallContext = bridge.CallContext, bridge.WritingCallContext
+CallContext, WritingCallContext = expressions.CallContext, expressions.WritingCallContext
 
 
 _imported: dict = {}
@@ -410,9 +410,9 @@ class Executor:
         if context is None:
             root = library.root_context(murano_type.package.format_version)
             if murano_type.package.name == versioning.CORE_LIBRARY:
-                root = bridge.link(root, engine_functions.core_library_context())
-            root = bridge.link(root, self.functions)
-            context = bridge.link(root, murano_type.context)
+                root = expressions.link(root, engine_functions.core_library_context())
+            root = expressions.link(root, self.functions)
+            context = expressions.link(root, murano_type.context)
             self._type_contexts[murano_type] = context
         return context
 
@@ -432,17 +432,17 @@ class Executor:
         """The context code of ``target`` (an object part, or a type for static code) runs in."""
         murano_type = target if isinstance(target, MuranoType) else target.type
         context = self.type_context(murano_type).create_child_context()
-        context[bridge.TYPE] = murano_type
+        context[expressions.TYPE] = murano_type
         this = murano_type.reference if isinstance(target, MuranoType) else target.real_this
         context["$this"] = this
         context["$"] = this
         if caller_context is not None:
-            context[bridge.NAMES_SCOPE] = caller_context[bridge.NAMES_SCOPE]
-            context[bridge.CALLER_CONTEXT] = _calling_frame(caller_context)
-            context[bridge.ALLOW_PROPERTY_WRITES] = bridge.lookup(caller_context,
+            context[expressions.NAMES_SCOPE] = caller_context[expressions.NAMES_SCOPE]
+            context[expressions.CALLER_CONTEXT] = _calling_frame(caller_context)
+            context[expressions.ALLOW_PROPERTY_WRITES] = expressions.lookup(caller_context,
                                                                   _ALLOW_PROPERTY_WRITES_KEY)
         else:
-            context[bridge.NAMES_SCOPE] = murano_type
+            context[expressions.NAMES_SCOPE] = murano_type
         return context
 
     @staticmethod
@@ -458,7 +458,7 @@ class Executor:
         allow_writes = None
         if caller_context is not None:
             data[_CALLER_CONTEXT_KEY] = _calling_frame(caller_context)
-            data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes = bridge.lookup(caller_context,
+            data[_ALLOW_PROPERTY_WRITES_KEY] = allow_writes = expressions.lookup(caller_context,
                                                                             _ALLOW_PROPERTY_WRITES_KEY)
         if plan.native:
             return child_context(plan.parent, data)
@@ -492,10 +492,10 @@ class Executor:
 
     def call_method(self, method, this, args=(), kwargs=None, context=None):
         """Call from Python: arguments go through the method's yaql stub (contracts, defaults)."""
-        engine = bridge.engine_for(method.declaring_type.package.format_version)
+        engine = expressions.engine_for(method.declaring_type.package.format_version)
         method_context = self.object_context(this, context).create_child_context()
-        method_context[bridge.CURRENT_METHOD] = method
-        method_context[bridge.SKIP_FRAME] = True
+        method_context[expressions.CURRENT_METHOD] = method
+        method_context[expressions.SKIP_FRAME] = True
         if isinstance(this, MuranoType):
             stub, receiver = method.static_stub, this.reference
         else:
@@ -616,8 +616,8 @@ class Executor:
             # a list or mapping as a list or dict (its violations read ``Value [1, 2]``)
             if prop.spec.default_source is not None:
                 value = prop.check_unevaluated_default(_context_type(context))
-            elif type(prop.spec.default) is bridge.ConstantDefault and prop.spec.contract is not None:
-                value = bridge.thaw(prop.spec.default.value)
+            elif type(prop.spec.default) is expressions.ConstantDefault and prop.spec.contract is not None:
+                value = expressions.thaw(prop.spec.default.value)
         return prop.transform(value, prop.declaring_type, None, _context_type(context))
 
     def set_static_property(self, murano_type, name, value, context, dry_run=False):
@@ -663,7 +663,7 @@ class Executor:
         ``{Type: properties}``, built directly when one pass does it (``loads_in_one_pass``) and
         no other load is running; else None. Unless every value is one its property's contract
         is known to accept (``LoadPlan.new_accepted``), the values are thawed in place first
-        (``bridge.thaw``), as the reference hands them to contracts."""
+        (``expressions.thaw``), as the reference hands them to contracts."""
         direct = self.loading is None and self.class_configs is None and not self.dry_run
         if direct:
             created = (murano_type.load_plan or load_plan(murano_type)).new_accepted(self, properties, caller_type)
@@ -671,10 +671,10 @@ class Executor:
                 self.objects.add(created)
                 return created
         for name, value in properties.items():
-            if type(value) not in bridge.SCALARS:
+            if type(value) not in expressions.SCALARS:
                 if type(value) not in _DATA_TYPES:
                     return None  # a lazy value: its code runs inside the load (``load_root``)
-                properties[name] = bridge.thaw(value)
+                properties[name] = expressions.thaw(value)
         if self.loading is not None or not loads_in_one_pass(murano_type, properties):
             return None
         if direct:
@@ -795,7 +795,7 @@ class Executor:
 
 
 def call_context_of(parent, data, allows_writes=False):
-    """A ``bridge.CallContext`` child of ``parent`` holding ``data`` (a ``WritingCallContext``
+    """A ``expressions.CallContext`` child of ``parent`` holding ``data`` (a ``WritingCallContext``
     when ``allows_writes``: the data has ``?allowPropertyWrites``)."""
     context = _new_object(WritingCallContext if allows_writes else CallContext)
     context._parent_context = parent
@@ -822,15 +822,15 @@ on_roomy_stack.__code__ = on_roomy_stack.__code__.replace(co_stacksize=64 * 1024
 
 
 def _context_type(context):
-    return None if context is None else bridge.lookup(context, _TYPE_KEY)
+    return None if context is None else expressions.lookup(context, _TYPE_KEY)
 
 
 def _calling_frame(caller_context):
     """The context of the code that made a call: ``caller_context``, or for a call made through
     a Python entry point (``call_method``), the context that made that call."""
     caller = caller_context
-    while caller is not None and bridge.lookup(caller, _SKIP_FRAME_KEY):
-        caller = bridge.lookup(caller, _CALLER_CONTEXT_KEY)
+    while caller is not None and expressions.lookup(caller, _SKIP_FRAME_KEY):
+        caller = expressions.lookup(caller, _CALLER_CONTEXT_KEY)
     return caller
 
 
@@ -840,7 +840,7 @@ class CallPlan:
     ``parent``: the method's context, a child of its class's type context holding what every
     call shares (the method, its class as type and names scope, and None for the caller's keys
     no call sets), so a call's own context holds only ``$this``, the caller's state and the
-    arguments. A MuranoPL body's context is a ``bridge.CallContext``, which makes it the
+    arguments. A MuranoPL body's context is a ``expressions.CallContext``, which makes it the
     variable scope assignments write to;
     ``argument_keys``: the arguments' keys in declaration order; ``positional``: no VarArgs or
     KwArgs; ``synchronize``: the method's Synchronize Meta entry, or None."""
@@ -857,7 +857,7 @@ class CallPlan:
         self.native = method.native is not None
         self.is_static = method.is_static
         self.static_this = declaring_type.reference
-        self.argument_keys = tuple(bridge.stored_key("$" + name) for name in method.arguments)
+        self.argument_keys = tuple(expressions.stored_key("$" + name) for name in method.arguments)
         self.positional = all(argument.usage not in ("VarArgs", "KwArgs")
                               for argument in method.arguments.values())
         self.synchronize = next((meta for meta in method.spec.meta if meta.type_name == SYNCHRONIZE),
@@ -900,8 +900,8 @@ class DirectCall:
 
     def call(self, receiver, caller, engine, *values):
         """Call the method on ``receiver`` for code running in ``caller`` (a context, or a
-        body's caller token: ``bridge.as_context``)."""
-        caller = bridge.as_context(caller)
+        body's caller token: ``expressions.as_context``)."""
+        caller = expressions.as_context(caller)
         for value, (types, when) in zip(values, self.accepted):
             if type(value) not in types or (when is not None and not when(value, None, engine)):
                 values = self._checked(receiver, caller, engine, values)
@@ -913,8 +913,8 @@ class DirectCall:
             allow_writes = caller._data.get(_ALLOW_PROPERTY_WRITES_KEY)
             skip_frame = False
         else:  # a lambda's context, say
-            allow_writes = bridge.lookup(caller, _ALLOW_PROPERTY_WRITES_KEY)
-            skip_frame = bridge.lookup(caller, _SKIP_FRAME_KEY)
+            allow_writes = expressions.lookup(caller, _ALLOW_PROPERTY_WRITES_KEY)
+            skip_frame = expressions.lookup(caller, _SKIP_FRAME_KEY)
         if self.takes_invoke or skip_frame or (statements.running_parallels and statements.in_parallel_branch()):
             result = self.executor.invoke(self.method, receiver, values, _NO_KEYWORDS, caller)
         elif self.body is None:
@@ -933,14 +933,14 @@ class DirectCall:
             result = self.body(call_context_of(self.parent, data, allow_writes is not None))
         if type(result) is int and _MINUS_SMALL_INT < result < _SMALL_INT:
             return result
-        return bridge.quota(engine, result)
+        return expressions.quota(engine, result)
 
     def _checked(self, receiver, context, engine, values):
         """The values with every argument's contract applied that cannot be skipped, and the
         Defaults of missing ones."""
         checked = list(values)
-        owner = bridge.lookup(context, _ARGUMENT_OWNER_KEY)
-        calling_type = bridge.lookup(context, _TYPE_KEY)
+        owner = expressions.lookup(context, _ARGUMENT_OWNER_KEY)
+        calling_type = expressions.lookup(context, _TYPE_KEY)
         for position, (argument, (types, when)) in enumerate(zip(self.arguments, self.accepted)):
             if position >= len(values):
                 checked.append(argument.transform(NO_VALUE, receiver.real_this, owner, calling_type))
@@ -954,7 +954,7 @@ class DirectCall:
 
 
 _NULL_ONLY = frozenset((type(None),))
-_SMALL_INT, _MINUS_SMALL_INT = bridge.SMALL_INT, bridge.MINUS_SMALL_INT
+_SMALL_INT, _MINUS_SMALL_INT = expressions.SMALL_INT, expressions.MINUS_SMALL_INT
 
 
 def run_body(method, context):

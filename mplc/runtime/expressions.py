@@ -18,9 +18,9 @@ import types
 from yaql.language import contexts, conventions, exceptions as yaql_exceptions
 from yaql.language import expressions, specs, utils
 
-from mplc.runtime.specs import parse_format_version
+from mplc.runtime.value_types import ALWAYS_SMALL, MINUS_SMALL_INT, SCALARS, SHORT, SHORT_SIZED, SMALL_INT
 from mplc.runtime.yaql_adapter import frozen_dict
-from mplc.versioning import is_legacy_format
+from mplc.versioning import is_legacy_format, parse_format_version
 from mplc.yaql_grammar import murano_engine
 
 NO_VALUE = utils.NO_VALUE
@@ -67,19 +67,10 @@ def engine_for(format_version) -> object:
 
 # What ``finalize`` does with a value, by its type (the ABC tests below are by type too).
 _KEEP, _PLAIN_MAPPING, _PLAIN_SEQUENCE, _MAPPING, _SEQUENCE, _SET, _ITERABLE, _DEFERRED = range(8)
-_FINALIZE_KINDS = {str: _KEEP, bytes: _KEEP, int: _KEEP, float: _KEEP, bool: _KEEP, type(None): _KEEP,
-                   dict: _PLAIN_MAPPING, utils.FrozenDict: _PLAIN_MAPPING,
+_FINALIZE_KINDS = {**dict.fromkeys(SCALARS | {bytes}, _KEEP), dict: _PLAIN_MAPPING, utils.FrozenDict: _PLAIN_MAPPING,
                    list: _PLAIN_SEQUENCE, tuple: _PLAIN_SEQUENCE}
 
 
-# Results this small are far below any memory quota; bigger ones are measured as yaql does.
-SMALL_INT = 1 << 4096
-MINUS_SMALL_INT = -SMALL_INT  # computed once: negating a 4096-bit int allocates
-# yaql measures a value's shallow size (sys.getsizeof, slow to call): a FrozenDict's never grows,
-# and a short string, tuple or list is far below any quota (512 KiB here, 20000 in yaql's tests).
-ALWAYS_SMALL = frozenset((bool, float, type(None), utils.FrozenDict))
-SHORT = 1000
-_SHORT_SIZED = frozenset((str, tuple, list))
 # A list of this many values, each far below the quota, is far below it too (8 KiB each at most).
 SHORT_LIST = 32
 
@@ -121,7 +112,7 @@ def quota(engine, result):
     far below any quota."""
     result_type = type(result)
     if result_type in ALWAYS_SMALL or (result_type is int and MINUS_SMALL_INT < result < SMALL_INT) or (
-            result_type in _SHORT_SIZED and len(result) < SHORT) or _size(result, 0) <= MEMORY_QUOTAS[engine]:
+            result_type in SHORT_SIZED and len(result) < SHORT) or _size(result, 0) <= MEMORY_QUOTAS[engine]:
         return result
     raise yaql_exceptions.MemoryQuotaExceededException()
 
@@ -133,15 +124,12 @@ def quota_all(engine, values: tuple) -> None:
         for value in values:
             value_type = type(value)
             if not (value_type in ALWAYS_SMALL or (value_type is int and MINUS_SMALL_INT < value < SMALL_INT)
-                    or (value_type in _SHORT_SIZED and len(value) < SHORT)):
+                    or (value_type in SHORT_SIZED and len(value) < SHORT)):
                 break
         else:
             return
     if sum(map(_size, values, _ZEROS)) > MEMORY_QUOTAS[engine]:
         raise yaql_exceptions.MemoryQuotaExceededException()
-
-
-SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 class Deferred:

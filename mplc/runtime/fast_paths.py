@@ -1,9 +1,9 @@
 """Runtime helpers of the expression fast paths codegen emits (``_r.fast.*``).
 
 Each helper computes what yaql would for the operand types its guard admits and hands every
-other case to yaql's own resolution (``bridge.call``) with the already evaluated operands, which
+other case to yaql's own resolution (``expressions.call``) with the already evaluated operands, which
 is what yaql's runner passes a non-lazy parameter. Guards are exact types: a subclass, a bool
-where a number is wanted, or anything unusual takes the bridge.
+where a number is wanted, or anything unusual takes the expressions.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ import sys
 import types
 import weakref
 
-from yaql.language import contexts, exceptions as yaql_exceptions, expressions, utils
+from yaql.language import contexts, exceptions as yaql_exceptions, utils
+from yaql.language.expressions import Constant
 from yaql.standard_library import collections as yaql_collections, queries as yaql_queries, strings as yaql_strings
 
-from mplc.runtime import expressions as bridge, errors, library, limits, statements, yaql_functions
+from mplc.runtime import expressions, errors, library, limits, statements, value_types, yaql_functions
 from mplc.runtime.activation import current_executor
 from mplc.runtime.executor import DirectCall, child_context
 from mplc.runtime.loading import AcceptedNew, load_plan
@@ -27,34 +28,33 @@ from mplc.runtime.objects import (NO_VALUE, MuranoObject, MuranoType, TypeRefere
 from mplc.runtime.system import engine_functions
 
 # Runtime keys as yaql's contexts store them (``Context._normalize_name`` prefixes ``$``).
-_ARGUMENT_OWNER_KEY = bridge.stored_key(bridge.ARGUMENT_OWNER)
-_TYPE_KEY = bridge.TYPE_KEY
-_NAMES_SCOPE_KEY = bridge.stored_key(bridge.NAMES_SCOPE)
-_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
-METHOD_CONTEXT_KEY = bridge.METHOD_CONTEXT_KEY
-as_context = bridge.as_context
-_NUMBERS = (int, float)
+_ARGUMENT_OWNER_KEY = expressions.stored_key(expressions.ARGUMENT_OWNER)
+_TYPE_KEY = expressions.TYPE_KEY
+_NAMES_SCOPE_KEY = expressions.stored_key(expressions.NAMES_SCOPE)
+_CURRENT_METHOD_KEY = expressions.stored_key(expressions.CURRENT_METHOD)
+METHOD_CONTEXT_KEY = expressions.METHOD_CONTEXT_KEY
+as_context = expressions.as_context
+_NUMBERS = value_types.NUMBERS
 FrozenDict = utils.FrozenDict
-SHORT = bridge.SHORT
-SHORT_SIZED = frozenset((str, tuple))
-"""Frozen values any memory quota admits when shorter than ``SHORT``."""
-ALWAYS_SMALL = bridge.ALWAYS_SMALL
+SHORT = value_types.SHORT
+SHORT_SIZED = value_types.SHORT_SIZED
+ALWAYS_SMALL = value_types.ALWAYS_SMALL
 _NO_KEYWORDS = utils.FrozenDict()
-_SEQUENCES = (list, tuple)
-_SMALL = bridge.SMALL_INT
-quota = bridge.quota
-_MINUS_SMALL = bridge.MINUS_SMALL_INT
+_SEQUENCES = value_types.SEQUENCES
+_SMALL = expressions.SMALL_INT
+quota = expressions.quota
+_MINUS_SMALL = expressions.MINUS_SMALL_INT
 INLINE_BOUND = (1 << 30) - 1
 """Inline integer arithmetic in bodies keeps results strictly within this bound (else the
 helper, which gives the same int). CPython compares ints of one 30-bit digit without a call
 (``COMPARE_OP_INT_JUMP``): the bound is the largest such int, so the tests themselves stay
-cheap, and everything within it is far below any memory quota (``bridge.SMALL_INT``)."""
+cheap, and everything within it is far below any memory quota (``expressions.SMALL_INT``)."""
 INLINE_LOWER_BOUND = -INLINE_BOUND
 
 
 def _call(name, context, engine, *values):
     """yaql's ``name(*values)`` resolved in ``context`` (which may be a caller token: the
-    helpers whose slow path this is get one from bodies, ``bridge.as_context``)."""
+    helpers whose slow path this is get one from bodies, ``expressions.as_context``)."""
     context = as_context(context)
     return context(name, engine, NO_VALUE, context)(*values)
 
@@ -186,16 +186,16 @@ def legacy_index(collection, index, context, engine):
     return _call("#indexer", context, engine, collection, index)
 
 
-_PLAIN_CONTEXTS = bridge.PLAIN_CONTEXTS
-CallContext = bridge.CallContext
-_CALL_CONTEXTS = bridge.CALL_CONTEXTS
-variable = bridge.lookup  # ``$x`` as generated code names it: already in stored form
-_lookup = bridge.lookup
+_PLAIN_CONTEXTS = expressions.PLAIN_CONTEXTS
+CallContext = expressions.CallContext
+_CALL_CONTEXTS = expressions.CALL_CONTEXTS
+variable = expressions.lookup  # ``$x`` as generated code names it: already in stored form
+_lookup = expressions.lookup
 
 
 def set_variable(context, name, value):
     """``$name: value`` (``name`` normalised, never ``$`` or ``$this``): stored in the method's
-    variable scope, the nearest call context (``bridge.CallContext``), as ``statements.assign`` does."""
+    variable scope, the nearest call context (``expressions.CallContext``), as ``statements.assign`` does."""
     scope = context
     while scope is not None:
         if type(scope) in _CALL_CONTEXTS:
@@ -212,14 +212,14 @@ def child(context):
 
 def build_dict(*pairs):
     """``dict(k => v, ...)`` as modules compiled before ``frozen_dict`` build it."""
-    return bridge.frozen_dict(dict(pairs))
+    return expressions.frozen_dict(dict(pairs))
 
 
-frozen_dict = bridge.frozen_dict
+frozen_dict = expressions.frozen_dict
 """``dict(k => v, ...)``: yaql's ``dict`` of mapping rules, the generated dict display frozen
 (``final_dict`` when every key is a string constant)."""
-final_dict = bridge.final_dict
-SCALARS = bridge.SCALARS
+final_dict = expressions.final_dict
+SCALARS = expressions.SCALARS
 new_instance = object.__new__
 """An item function's ``dict(k => v)`` builds its FrozenDict as ``final_dict`` does, inline;
 a body taken its direct way in builds its call context with it."""
@@ -230,7 +230,7 @@ to_murano_exception = statements.to_murano_exception
 running_parallels = statements.running_parallels
 
 
-SMALL_RESULTS = frozenset((bool, float, type(None), MuranoObject))
+SMALL_RESULTS = ALWAYS_SMALL - {FrozenDict} | {MuranoObject}
 """Values a Return hands back as they are: ``result`` keeps them, and any memory quota admits
 them whatever their value."""
 QUOTA_FREE = ALWAYS_SMALL | {MuranoObject}
@@ -257,7 +257,7 @@ def enter_slowly(parent, receiver, caller, engine, *values):
 
 _dict_size = dict.__sizeof__
 _DICT_GC_HEADER = sys.getsizeof({}) - {}.__sizeof__()  # what sys.getsizeof adds to a dict's own size
-_DICTS_WITHIN_QUOTA = bridge.DICTS_WITHIN_QUOTA
+_DICTS_WITHIN_QUOTA = expressions.DICTS_WITHIN_QUOTA
 
 
 def dict_of_pairs(items, context, engine):
@@ -265,7 +265,7 @@ def dict_of_pairs(items, context, engine):
     ``dict(items)``, for what its ``Iterable`` parameter admits (no string, no mapping). Its
     result, a FrozenDict, needs no quota check."""
     if isinstance(items, collections.abc.Iterable) and not isinstance(items, (str, utils.MappingType)):
-        limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
+        limit = -1 if _DICTS_WITHIN_QUOTA[engine] else expressions.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
         result = {}
         try:
             for pair in _limit_iterable(quota(engine, items), engine):
@@ -279,7 +279,7 @@ def dict_of_pairs(items, context, engine):
                     raise yaql_exceptions.MemoryQuotaExceededException()
         except StopIteration as error:  # a pair too short: yaql's runner wraps it
             raise yaql_exceptions.WrappedException(error) from None
-        return bridge.frozen_dict(result)
+        return expressions.frozen_dict(result)
     return _call("dict", context, engine, items)
 
 
@@ -293,13 +293,13 @@ def dict_of_selected(receiver, site, loop, context, engine, *values):
             or not site.library(context):
         context = as_context(context)
         return dict_of_pairs(site(receiver, context, engine), context, engine)
-    limit = -1 if _DICTS_WITHIN_QUOTA[engine] else bridge.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
-    return bridge.frozen_dict(loop(_iterable(receiver, engine), context, engine, limit, *values))
+    limit = -1 if _DICTS_WITHIN_QUOTA[engine] else expressions.MEMORY_QUOTAS[engine] - _DICT_GC_HEADER
+    return expressions.frozen_dict(loop(_iterable(receiver, engine), context, engine, limit, *values))
 
 
 def pair_quota(engine, key, value) -> None:
     """The quota check of ``[key, value]`` (a generated ``dict_of_selected`` loop's pair)."""
-    bridge.quota_all(engine, (key, value))
+    expressions.quota_all(engine, (key, value))
 
 
 def dict_size_quota(result: dict, limit: int) -> None:
@@ -308,7 +308,7 @@ def dict_size_quota(result: dict, limit: int) -> None:
         raise yaql_exceptions.MemoryQuotaExceededException()
 
 
-finalize = bridge.finalize
+finalize = expressions.finalize
 _MAP_SIZE = sys.getsizeof(map(len, ()))  # what yaql's quota check of the lazy map select returns measures
 _FILTER_SIZE = sys.getsizeof(filter(None, ()))  # and of the lazy filter where returns
 
@@ -320,8 +320,8 @@ class _LoopsApply(dict):
     admits the lazy objects yaql would build."""
 
     def __missing__(self, engine) -> bool:
-        value = self[engine] = (0 <= utils.get_max_collection_size(engine) <= bridge.ITERATORS_LIMIT
-                                and bridge.MEMORY_QUOTAS[engine] >= max(_MAP_SIZE, _FILTER_SIZE))
+        value = self[engine] = (0 <= utils.get_max_collection_size(engine) <= expressions.ITERATORS_LIMIT
+                                and expressions.MEMORY_QUOTAS[engine] >= max(_MAP_SIZE, _FILTER_SIZE))
         return value
 
 
@@ -348,7 +348,7 @@ def selected_result(receiver, site, loop, context, engine, *values):
     if site.item_query is _select and type(receiver) in site.query_receivers and _LOOPS_APPLY[engine] \
             and site.library(context):
         return loop(_iterable(receiver, engine), context, engine, *values)
-    return bridge.result(site(receiver, as_context(context), engine))
+    return expressions.result(site(receiver, as_context(context), engine))
 
 
 def selected_range(stop, site, loop, context, engine, *values):
@@ -357,7 +357,7 @@ def selected_range(stop, site, loop, context, engine, *values):
     ``loop`` over ``range(n)`` itself, with no iterator to make and measure."""
     if type(stop) is int and _MINUS_SMALL < stop < _SMALL and site.item_query is _select \
             and _RANGE_ITERATOR in site.query_receivers and _LOOPS_APPLY[engine] \
-            and _RANGE_ITERATOR_SIZE <= bridge.MEMORY_QUOTAS[engine] and site.library(context):
+            and _RANGE_ITERATOR_SIZE <= expressions.MEMORY_QUOTAS[engine] and site.library(context):
         limit = _ITERATOR_LIMITS[engine]
         if limit < 0 or stop <= limit:
             return loop(range(stop), context, engine, *values)
@@ -376,7 +376,7 @@ def selected_where(receiver, where_site, select_site, loop, context, engine, *va
             and where_site.library(context) and select_site.library(context):
         return loop(_iterable(receiver, engine), context, engine, *values)
     context = as_context(context)
-    return bridge.result(select_site(where_site(receiver, context, engine), context, engine))
+    return expressions.result(select_site(where_site(receiver, context, engine), context, engine))
 
 
 KEPT = SCALARS | {MuranoObject}
@@ -392,9 +392,9 @@ def collection(value):
     if type(value) is tuple:
         for item in value:
             if type(item) not in KEPT:
-                return statements.iterate(bridge.result(value))
+                return statements.iterate(expressions.result(value))
         return value
-    return statements.iterate(bridge.result(value))
+    return statements.iterate(expressions.result(value))
 
 
 def format_string(context, engine, format_, *args):
@@ -408,7 +408,7 @@ def format_string(context, engine, format_, *args):
     return quota(engine, yaql_functions.format_(format_, *args))
 
 
-_SIZED = frozenset((str, tuple, list, utils.FrozenDict, dict))
+_SIZED = value_types.SIZED
 
 
 def length(value, context, engine):
@@ -517,7 +517,7 @@ class NewObject:
 
 
 _OBJECT_SIZE = sys.getsizeof(object.__new__(MuranoObject))  # every object's: its slots are fixed
-_MEMORY_QUOTAS = bridge.MEMORY_QUOTAS
+_MEMORY_QUOTAS = expressions.MEMORY_QUOTAS
 _built_whole = MuranoObject.built_whole
 
 
@@ -534,13 +534,13 @@ def _created(executor, context, engine, scope, caller_type, reference, propertie
     if created is None:
         created = yaql_functions.instantiate(executor, context.create_child_context(), scope, reference,
                                         parameters)
-    elif type(created) is MuranoObject and _OBJECT_SIZE <= bridge.MEMORY_QUOTAS[engine]:
+    elif type(created) is MuranoObject and _OBJECT_SIZE <= expressions.MEMORY_QUOTAS[engine]:
         return created
-    return quota(engine, bridge.result(created))
+    return quota(engine, expressions.result(created))
 
 
 def _names_scope_and_type(context):
-    """``(context[names scope], context[type])`` as two ``bridge.lookup`` calls find them, in
+    """``(context[names scope], context[type])`` as two ``expressions.lookup`` calls find them, in
     one walk up the context chain. A method body's own context (a ``CallContext``) holds
     neither: its parent, the method's context, holds both (``executor.CallPlan``)."""
     if type(context) is CallContext:
@@ -576,7 +576,7 @@ _STRING_CONVERSIONS = {type(None): lambda value: "null", bool: lambda value: "tr
 def to_string(value, context, engine):
     """``str(x)``: yaql's ``str`` (null, true and false as yaql writes them) of a scalar, the
     argument and result quota-checked as yaql's runner checks them; other values (collections,
-    objects: their text is yaql's business) take the bridge."""
+    objects: their text is yaql's business) take the expressions."""
     convert = _STRING_CONVERSIONS.get(type(value))
     if convert is None:
         return _call("str", context, engine, value)
@@ -620,7 +620,7 @@ def range_of(stop, context, engine):
 
 def build_list(engine, *items):
     """``[a, b]``: yaql's own ``#list``, called without resolving it (nothing else has the name)."""
-    bridge.quota_all(engine, items)
+    expressions.quota_all(engine, items)
     return items
 
 
@@ -635,7 +635,7 @@ class PropertyRead:
 
     def __init__(self, name: str, legacy: bool = False):
         self.name = name
-        self.keyword = bridge.keyword(name)
+        self.keyword = expressions.keyword(name)
         self.legacy = legacy
 
     def __call__(self, receiver, context, engine):
@@ -713,7 +713,7 @@ _FROZEN_DICT_VIEWS = {collections.abc.KeysView: dict.keys, collections.abc.Value
 
 def _iterable(receiver, engine):
     """What yaql's ``Iterable`` parameter makes of a receiver: quota-checked, length-limited."""
-    if type(receiver) is _RANGE_ITERATOR and _RANGE_ITERATOR_SIZE <= bridge.MEMORY_QUOTAS[engine]:
+    if type(receiver) is _RANGE_ITERATOR and _RANGE_ITERATOR_SIZE <= expressions.MEMORY_QUOTAS[engine]:
         limit = _ITERATOR_LIMITS[engine]
         if limit < 0 or receiver.__length_hint__() <= limit:
             return receiver
@@ -755,7 +755,7 @@ def _view(receiver):
 
 
 def _limit_iterable(iterable, engine):
-    return bridge.limit_iterable(iterable, utils.get_max_collection_size(engine))
+    return expressions.limit_iterable(iterable, utils.get_max_collection_size(engine))
 
 
 def _per_item(function, context, engine):
@@ -1007,7 +1007,7 @@ def _append(receiver, arguments, context, engine):
 def _linked_call(name, receiver, caller, engine, values):
     """``receiver.name(values...)`` on an object resolved by yaql as murano's ``#operator_.``
     resolves it: in the caller's context linked with the receiver class's."""
-    context = bridge.link(as_context(caller), receiver.type.context)
+    context = expressions.link(as_context(caller), receiver.type.context)
     return quota(engine, context(name, engine, receiver, context)(*values))
 
 
@@ -1015,7 +1015,7 @@ def _find_owner(receiver, caller, engine, reference):
     """murano's ``object.find(class)`` with a class reference or name (resolved as yaql's
     parameter type resolves it, in the context the call runs in)."""
     if type(reference) is str:
-        linked = bridge.link(as_context(caller), receiver.type.context)
+        linked = expressions.link(as_context(caller), receiver.type.context)
         reference = resolve_class(quota(engine, reference), linked).reference
     if type(reference) is TypeReference:
         return yaql_functions.find(receiver, reference)
@@ -1029,7 +1029,7 @@ def _require_object(receiver, caller, engine):
 def _cast_object(receiver, caller, engine, reference):
     """murano's ``object.cast(class)`` with a class reference or name."""
     if type(reference) is str:
-        linked = bridge.link(as_context(caller), receiver.type.context)
+        linked = expressions.link(as_context(caller), receiver.type.context)
         reference = resolve_class(quota(engine, reference), linked).reference
     if type(reference) is TypeReference:
         return yaql_functions.cast(None, receiver, reference)
@@ -1086,7 +1086,7 @@ class NativeMethodCall:
     def call(self, receiver, caller, engine, *values):
         for value in values:
             quota(engine, value)
-        caller = bridge.link(as_context(caller), receiver.type.context)
+        caller = expressions.link(as_context(caller), receiver.type.context)
         return quota(engine, self.invoke(self.method, receiver, values, _NO_KEYWORDS, caller))
 
 
@@ -1114,7 +1114,7 @@ class MethodCall:
         self.lazy_expression = lazy_expression
         self.arguments = arguments
         # yaql hands a literal ``null`` to the stub as a constant its contract never sees.
-        self.literal_nulls = tuple(isinstance(argument, expressions.Constant) and argument.value is None
+        self.literal_nulls = tuple(isinstance(argument, Constant) and argument.value is None
                                    for argument in arguments)
         query = QUERIES.get((name, len(arguments))) or QUERIES.get((name, None))
         self.query, self.query_receivers = query if queries and query else (None, ())
@@ -1167,7 +1167,7 @@ class MethodCall:
         if type(context) is dict:
             context = context[METHOD_CONTEXT_KEY]
         if self.argument_methods:
-            caller_type = bridge.lookup(context, _TYPE_KEY)
+            caller_type = expressions.lookup(context, _TYPE_KEY)
             if caller_type is not murano_type and any(
                     murano_type.find_method(name) and not (
                         isinstance(caller_type, MuranoType) and caller_type.find_method(name))

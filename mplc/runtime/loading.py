@@ -8,9 +8,11 @@ import gc
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import utils
 
-from mplc.runtime import expressions as bridge, errors, natives
+from mplc.runtime import expressions, errors, natives
 from mplc.runtime.statements import detached_call, to_murano_exception
 from mplc.runtime.objects import NO_VALUE, MuranoObject, MuranoType, TypeReference, apply_contract, part_chain
+from mplc.runtime.value_types import SCALARS
+from mplc.runtime.yaql_adapter import frozen_dict_items
 
 
 def parse_definition(executor, data, scope, frozen, model_classes=None):
@@ -21,7 +23,7 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
     classes header types name, for one load."""
     if type(data) is not dict and not isinstance(data, utils.MappingType):
         return None
-    freeze = _unchanged if frozen else bridge.finalize
+    freeze = _unchanged if frozen else expressions.finalize
     spec = {}
     header = None
     data = _plain(data)
@@ -39,15 +41,15 @@ def parse_definition(executor, data, scope, frozen, model_classes=None):
         if key == "?":
             header = value
         else:
-            spec[key] = value if type(value) in _SCALAR_TYPES else freeze(value)
+            spec[key] = value if type(value) in SCALARS else freeze(value)
     if frozen or type(header) is not dict:
         header = dict(_plain(freeze(header)) or {})
-    elif _SCALAR_TYPES.issuperset(map(type, header.values())) and _SCALAR_TYPES.issuperset(
+    elif SCALARS.issuperset(map(type, header.values())) and SCALARS.issuperset(
             map(type, header)):
         header = dict(header)  # nothing to freeze (the common header: type and id)
     else:
         header = {key if type(key) is str else freeze(key):
-                  value if type(value) in _SCALAR_TYPES else freeze(value)
+                  value if type(value) in SCALARS else freeze(value)
                   for key, value in header.items()}
     type_value = header.get("type")
     murano_type = None
@@ -77,8 +79,7 @@ def header_text(value):
     return str(value) if value else None
 
 
-_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
-_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))  # what freezing keeps as it is
+_CURRENT_METHOD_KEY = expressions.stored_key(expressions.CURRENT_METHOD)
 
 
 def _all_mappings(items) -> bool:
@@ -103,13 +104,13 @@ def _holds_mapping(value) -> bool:
     return isinstance(value, utils.MappingType)
 
 
-_NEVER_MAPPINGS = frozenset((str, int, float, bool, type(None), MuranoObject))
+_NEVER_MAPPINGS = SCALARS | {MuranoObject}
 
 
 def _plain(mapping):
     """A FrozenDict's own dict (iterating the Mapping ABC costs Python calls per item); any
     other value as it is."""
-    return mapping._d if type(mapping) is utils.FrozenDict else mapping
+    return frozen_dict_items(mapping) if type(mapping) is utils.FrozenDict else mapping
 
 
 def _unchanged(value):
@@ -167,8 +168,8 @@ class LoadSession:
         if context is not None:
             # both passes read it: lazy values must survive one; their code (a new() of a lazy
             # argument) runs inside this load, before its first pass
-            data = bridge.thaw(data)
-            caller_type = bridge.lookup(context, bridge.TYPE_KEY)
+            data = expressions.thaw(data)
+            caller_type = expressions.lookup(context, expressions.TYPE_KEY)
         steps = self.steps
         if self.first_pass_steps is not None:
             del steps[self.first_pass_steps:]
@@ -224,9 +225,9 @@ class LoadSession:
         made as ``MuranoObject.loaded_whole``."""
         name, metadata = header.get("name"), header.get("metadata")
         if type(name) is not str and name is not None:
-            name = bridge.thaw(name)
+            name = expressions.thaw(name)
         if metadata is not None:
-            metadata = bridge.thaw(metadata)
+            metadata = expressions.thaw(metadata)
         if whole is not None:
             obj = MuranoObject.loaded_whole(murano_type, owner, object_id if self.keep_ids else None,
                                             name, metadata, whole[0])
@@ -346,7 +347,7 @@ class LoadSession:
         which ``loads_in_one_pass`` holds: ``_load`` without data to parse."""
         obj = MuranoObject(murano_type, self.root_owner)
         self.objects[obj.object_id] = obj
-        self._initialize_object(obj, context, bridge.lookup(context, bridge.TYPE_KEY), properties)
+        self._initialize_object(obj, context, expressions.lookup(context, expressions.TYPE_KEY), properties)
         return obj
 
     def _initialize_object(self, obj, context, caller_type, properties):
@@ -367,7 +368,7 @@ class LoadSession:
         when ``owner`` is this load's root owner (see ``load_root``)."""
         if owner is self.root_owner:
             return self.load_root(data, default_type, scope, context)
-        caller_type = None if context is None else bridge.lookup(context, bridge.TYPE_KEY)
+        caller_type = None if context is None else expressions.lookup(context, expressions.TYPE_KEY)
         return self._load(data, owner, default_type, scope, context, caller_type, context is None)
 
     def parse(self, data, scope, frozen):
@@ -385,20 +386,20 @@ class LoadSession:
         without classVersion or package."""
         header = data.get("?")
         if type(header) is not dict or "classVersion" in header or "package" in header or not (
-                _SCALAR_TYPES.issuperset(map(type, header.values()))
-                and _SCALAR_TYPES.issuperset(map(type, header))):
+                SCALARS.issuperset(map(type, header.values()))
+                and SCALARS.issuperset(map(type, header))):
             return None
         murano_type = self.model_classes.get((header.get("type"), None, None))
         if murano_type is None or not self.usual_keys.issuperset(data):
             return None
         properties = dict(data)
         del properties["?"]
-        if not _SCALAR_TYPES.issuperset(map(type, properties.values())):
+        if not SCALARS.issuperset(map(type, properties.values())):
             owned_lists = (murano_type.load_plan or load_plan(murano_type)).owned_lists()
             for key, value in properties.items():
-                if type(value) not in _SCALAR_TYPES and not (
+                if type(value) not in SCALARS and not (
                         key in owned_lists and type(value) is list and _all_mappings(value)):
-                    properties[key] = bridge.finalize(value)
+                    properties[key] = expressions.finalize(value)
         return murano_type, properties, header
 
     def _parse(self, data, scope, frozen):
@@ -521,7 +522,7 @@ def _detached(context) -> bool:
     """Whether code of the load running in ``context`` runs outside any method (a model's load,
     a Default, a class() contract): the reference's ``.init`` of its objects then runs cut from
     the callers' frames (``flow.detached_call``)."""
-    return type(context) is _ObjectContextOf or bridge.lookup(context, _CURRENT_METHOD_KEY) is None
+    return type(context) is _ObjectContextOf or expressions.lookup(context, _CURRENT_METHOD_KEY) is None
 
 
 def _init_context(plan, context):
@@ -530,7 +531,7 @@ def _init_context(plan, context):
     if not plan.init_takes_context:
         return None
     init_context = _resolved(context).create_child_context()
-    init_context[bridge.ALLOW_PROPERTY_WRITES] = True
+    init_context[expressions.ALLOW_PROPERTY_WRITES] = True
     return init_context
 
 
@@ -619,7 +620,7 @@ def run_steps(executor, steps, collector_paused=False):
                 collector_paused = False
             if step_type is tuple:
                 part, init, arguments, context, detached = step
-                context[bridge.ARGUMENT_OWNER] = part.real_this
+                context[expressions.ARGUMENT_OWNER] = part.real_this
                 this = part.real_this.cast(init.declaring_type)
                 if detached:
                     detached_call(executor.call_method, init, this, (), arguments, context.create_child_context())

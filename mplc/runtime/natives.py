@@ -31,7 +31,7 @@ from yaql.language import conventions as yaql_conventions
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import specs as yaql_specs
 
-from mplc.runtime import expressions as bridge
+from mplc.runtime import expressions
 from mplc.runtime.objects import MuranoObject
 from mplc.runtime.specs import ArgumentSpec, ClassSpec, MethodSpec, PackageSpec, PropertySpec
 
@@ -102,18 +102,18 @@ def check_iterator_limit(value) -> None:
     if isinstance(value, (str, bytes, MuranoObject)):
         return
     if isinstance(value, Mapping):
-        for key, item in bridge.limit_iterable(value).items():
+        for key, item in expressions.limit_iterable(value).items():
             check_iterator_limit(key)
             check_iterator_limit(item)
     elif isinstance(value, (Sequence, Set)):
-        for item in bridge.limit_iterable(value):
+        for item in expressions.limit_iterable(value):
             check_iterator_limit(item)
 
 
 def as_received(value):
     """An untyped argument as the reference's native receives it (yaql's output conversion:
     lists, dicts, a set as a list), for a native that fails on it as the reference's does."""
-    received = bridge.thaw(value)
+    received = expressions.thaw(value)
     return list(received) if isinstance(received, set) else received
 
 
@@ -294,9 +294,9 @@ class NativeMethod(NativeFunction):
             check_iterator_limit(value)
         positional, python_kwargs = self.arguments(args, kwargs, injected)
         if self.is_static:
-            return bridge.finalize(self.function(*positional, **python_kwargs))
+            return expressions.finalize(self.function(*positional, **python_kwargs))
         state = self.native_class.state(call.this, context, call.executor)
-        return bridge.finalize(self.function(state, *positional, **python_kwargs))
+        return expressions.finalize(self.function(state, *positional, **python_kwargs))
 
 
 class NativeClass:

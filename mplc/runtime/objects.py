@@ -13,12 +13,14 @@ import operator
 import os
 
 from yaql.language import specs, utils, yaqltypes
+from yaql.language.expressions import Expression
 
 from mplc import versioning
 from mplc.inheritance import visible_declarations
-from mplc.runtime import expressions as bridge, contract_primitives as contracts, errors
+from mplc.runtime import expressions, contract_primitives, errors
 from mplc.runtime.activation import current_executor
 from mplc.runtime.specs import MethodSpec, PackageSpec
+from mplc.runtime.value_types import SCALARS
 
 NO_VALUE = utils.NO_VALUE
 _parents_of = operator.attrgetter("parents")
@@ -117,7 +119,7 @@ class MuranoProperty:
     once, when it makes the same of it every time (see ``_default_checked_once``).
     ``object_contract``: None, or whether the contract is a list of ``class()`` (True) or one
     ``class()`` (False), whose verdict on an object depends on its class alone
-    (``contracts.object_acceptance``); ``accepted_classes``: the classes of objects it passed."""
+    (``contract_primitives.object_acceptance``); ``accepted_classes``: the classes of objects it passed."""
 
     __slots__ = ("declaring_type", "name", "spec", "usage", "accepted_types", "checked_default",
                  "object_contract", "accepted_classes")
@@ -128,9 +130,9 @@ class MuranoProperty:
         self.spec = spec
         self.usage = spec.usage
         self.accepted_types = (frozenset() if spec.contract is None
-                               else contracts.unchanged_types(spec.contract))
+                               else contract_primitives.unchanged_types(spec.contract))
         self.checked_default = NO_VALUE
-        self.object_contract = None if spec.contract is None else contracts.object_acceptance(spec.contract)
+        self.object_contract = None if spec.contract is None else contract_primitives.object_acceptance(spec.contract)
         self.accepted_classes = set()
 
     @property
@@ -177,8 +179,8 @@ class MuranoProperty:
             if accepted is not NO_VALUE:
                 return accepted
         try:
-            result = apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
-                                    contracts.TRANSFORM if finalize else contracts.TRANSFORM_UNFINALIZED)
+            mode = contract_primitives.TRANSFORM if finalize else contract_primitives.TRANSFORM_UNFINALIZED
+            result = apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type, mode)
         except errors.ContractViolationException as error:
             raise self.violation(error) from error
         if finalize:
@@ -199,12 +201,12 @@ class MuranoProperty:
         """Check without converting, as a re-declaration up the hierarchy checks a written value;
         its errors have no prefix (the reference's bare violations mostly have no message)."""
         apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
-                       contracts.VALIDATE)
+                       contract_primitives.VALIDATE)
 
     def finalize(self, value, this, owner, calling_type):
         """The last step of a write checked by several declarations (template() values)."""
         return apply_contract(self.spec, self.declaring_type, value, this, owner, calling_type,
-                              contracts.FINALIZE)
+                              contract_primitives.FINALIZE)
 
     def check_unevaluated_default(self, calling_type):
         """A static property read before any write, as the reference reads it: the contract
@@ -227,7 +229,7 @@ def _default_checked_once(spec) -> bool:
     default = spec.default
     if default is None:
         return True
-    return type(default) is bridge.ConstantDefault and _holds_no_text(default.value)
+    return type(default) is expressions.ConstantDefault and _holds_no_text(default.value)
 
 
 def _holds_no_text(value) -> bool:
@@ -249,7 +251,7 @@ class UnevaluatedExpression:
 
 
 # Types of values an argument without a contract takes as they are (the common ones).
-_UNCHECKED_TYPES = frozenset((str, int, float, bool, type(None), tuple, utils.FrozenDict))
+_UNCHECKED_TYPES = SCALARS | {tuple, utils.FrozenDict}
 
 
 def argument_acceptance(contract) -> tuple:
@@ -258,8 +260,8 @@ def argument_acceptance(contract) -> tuple:
     ``(value, None, engine)`` such a value must also meet."""
     if contract is None:
         return _UNCHECKED_TYPES, None
-    types = contracts.unchanged_types(contract)
-    return (types, None) if types else contracts.conditionally_unchanged(contract)
+    types = contract_primitives.unchanged_types(contract)
+    return (types, None) if types else contract_primitives.conditionally_unchanged(contract)
 
 
 class MuranoArgument:
@@ -293,13 +295,13 @@ class MuranoArgument:
         declaring_type = self.method.declaring_type
         try:
             apply_contract(self.spec, declaring_type, value, names_scope or declaring_type, None,
-                           calling_type, contracts.CHECK_TYPE)
+                           calling_type, contract_primitives.CHECK_TYPE)
         except errors.ContractViolationException:
             return False
-        return value is not contracts.PASSKEY
+        return value is not contract_primitives.PASSKEY
 
 
-def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=contracts.TRANSFORM):
+def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=contract_primitives.TRANSFORM):
     """Missing value -> Default evaluated in the declaring class's context; then the contract."""
     this_type = type(this)
     if this_type is TypeReference:
@@ -317,10 +319,10 @@ def apply_contract(spec, declaring_type, value, this, owner, calling_type, mode=
         default = spec.default
         if default is None:
             value = None
-        elif type(default) is bridge.ConstantDefault:
+        elif type(default) is expressions.ConstantDefault:
             value = default.value
         else:
-            value = bridge.finalize(default(executor.code_context(target)))
+            value = expressions.finalize(default(executor.code_context(target)))
     if spec.contract is None:
         return value
     return spec.contract(value, executor.contract_context(this_object, owner, calling_type, target,
@@ -529,26 +531,26 @@ class MuranoType:
         if self._context is None:
             base = None
             for imported in reversed(self.imports):
-                base = imported.exported_context if base is None else bridge.link(
+                base = imported.exported_context if base is None else expressions.link(
                     base, imported.exported_context)
-            context = bridge.empty_context() if base is None else base.create_child_context()
+            context = expressions.empty_context() if base is None else base.create_child_context()
             for method in self._unique_methods():
                 for stub in (method.instance_stub, method.static_stub):
                     if stub is not None:
                         context.register_function(stub, name=stub.name)
             mocks = self.executor.mocks.get(self.name)
             if mocks:
-                injected = bridge.empty_context()
+                injected = expressions.empty_context()
                 for definition in mocks:
                     injected.register_function(definition)
-                context = bridge.link(context, injected).create_child_context()
+                context = expressions.link(context, injected).create_child_context()
             self._context = context
         return self._context
 
     @property
     def exported_context(self):
         if self._exported_context is None:
-            context = bridge.empty_context()
+            context = expressions.empty_context()
             for method in self._unique_methods():
                 if method.usage == "Extension":
                     for stub in (method.instance_stub, method.static_stub):
@@ -849,7 +851,7 @@ class MuranoObject:
 
     def caller_view_of(self, context):
         """(start type, caller class or None, derived): whose property table the caller sees."""
-        return self.caller_view(None if context is None else bridge.lookup(context, bridge.TYPE_KEY))
+        return self.caller_view(None if context is None else expressions.lookup(context, expressions.TYPE_KEY))
 
     def caller_view(self, caller_type):
         """``caller_view_of`` for code of class ``caller_type`` (None: from outside)."""
@@ -858,7 +860,7 @@ class MuranoObject:
         return self.real_this.type, caller_type, False
 
     def get_property(self, name, context=None):
-        return self.read_property(name, None if context is None else bridge.lookup(context, bridge.TYPE_KEY),
+        return self.read_property(name, None if context is None else expressions.lookup(context, expressions.TYPE_KEY),
                                   context)
 
     def read_property(self, name, caller_type, context):
@@ -904,7 +906,7 @@ class MuranoObject:
             raise errors.UninitializedPropertyAccessError(name, self.type.name) from None
 
     def set_property(self, name, value, context=None, dry_run=False):
-        writes_allowed = context is not None and bridge.lookup(context, bridge.ALLOW_PROPERTY_WRITES_KEY)
+        writes_allowed = context is not None and expressions.lookup(context, expressions.ALLOW_PROPERTY_WRITES_KEY)
         self.write_property(name, value, self.caller_view_of(context), writes_allowed, dry_run)
 
     def write_property(self, name, value, caller_view, writes_allowed, dry_run=False):
@@ -956,7 +958,7 @@ class ObjectParameter(yaqltypes.PythonType):
     def check(self, value, context, *args, **kwargs):
         if not super().check(value, context, *args, **kwargs):
             return False
-        if value is None or isinstance(value, bridge.expressions.Expression):
+        if value is None or isinstance(value, Expression):
             return True
         return self.murano_type is None or self.murano_type.is_compatible(value)
 
@@ -989,12 +991,13 @@ class TypeParameter(yaqltypes.PythonType):
 
 def type_reference(context, full_name):
     """``ns:Name`` resolved at compile time: the class as a value, seen from the running class."""
-    return current_executor().find_class(full_name, None if context is None else context[bridge.NAMES_SCOPE]).reference
+    scope = None if context is None else context[expressions.NAMES_SCOPE]
+    return current_executor().find_class(full_name, scope).reference
 
 
 def resolve_class(name, context):
     """A class by (namespace-qualified) name, seen from the class whose code runs in ``context``."""
-    scope = context[bridge.NAMES_SCOPE] if context is not None else None
+    scope = context[expressions.NAMES_SCOPE] if context is not None else None
     executor = current_executor()
     return executor.find_class(name, scope)
 
@@ -1005,11 +1008,11 @@ class ContractedValue(yaqltypes.GenericType):
     def __init__(self, argument, check_first=False):
         def converter(value, receiver, context, *args, **kwargs):
             this = receiver.real_this if isinstance(receiver, MuranoObject) else receiver
-            caller_type = context[bridge.TYPE]
-            return argument.transform(value, this, context[bridge.ARGUMENT_OWNER], caller_type)
+            caller_type = context[expressions.TYPE]
+            return argument.transform(value, this, context[expressions.ARGUMENT_OWNER], caller_type)
 
         def checker(value, context, *args, **kwargs):
-            return argument.check_type(value, context[bridge.TYPE], context[bridge.NAMES_SCOPE])
+            return argument.check_type(value, context[expressions.TYPE], context[expressions.NAMES_SCOPE])
 
         super().__init__(True, checker if check_first else None, converter)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from mplc.versioning import parse_format_version
+
 
 @dataclass
 class MetaSpec:
@@ -106,11 +108,3 @@ class PackageSpec:
         """(major, minor) of the MuranoPL format: what selects yaql contexts and options."""
         return parse_format_version(self.format)
 
-
-def parse_format_version(format_text: str) -> tuple[int, int]:
-    version = str(format_text).rpartition("/")[2] or "1.0"
-    parts = (version.split(".") + ["0", "0"])[:2]
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        return 1, 0

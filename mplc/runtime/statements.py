@@ -17,9 +17,9 @@ from yaql.language import exceptions as yaql_exceptions
 from yaql.language import expressions as yaql_expressions
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import expressions as bridge, errors, limits
+from mplc.runtime import expressions, errors, limits
 from mplc.runtime.activation import current_executor, running_executor
-from mplc.runtime.yaql_adapter import context_data
+from mplc.runtime.yaql_adapter import context_data, frozen_dict_items, own_data, set_in_place
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeParameter, TypeReference
 from mplc.versioning import TYPE_NAME
 
@@ -28,7 +28,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 # --- stack traces --------------------------------------------------------------------------------
 
-_CURRENT_METHOD_KEY = bridge.stored_key(bridge.CURRENT_METHOD)
+_CURRENT_METHOD_KEY = expressions.stored_key(expressions.CURRENT_METHOD)
 INSTRUCTIONS = "_INSTRUCTIONS"  # the instruction table of a class module (docs/compiled-modules.md)
 
 
@@ -72,10 +72,10 @@ def running_method(frame, bodies):
         return None
     context = frame.f_locals.get("context")
     if type(context) is dict:
-        return context_data(context[bridge.METHOD_CONTEXT_KEY])[_CURRENT_METHOD_KEY]
-    if type(context) not in bridge.CALL_CONTEXTS:
+        return context_data(context[expressions.METHOD_CONTEXT_KEY])[_CURRENT_METHOD_KEY]
+    if type(context) not in expressions.CALL_CONTEXTS:
         return None
-    return bridge.lookup(context, _CURRENT_METHOD_KEY)
+    return expressions.lookup(context, _CURRENT_METHOD_KEY)
 
 
 def running_bodies(executor):
@@ -92,7 +92,7 @@ def running_bodies(executor):
         if method is not None and method.declaring_type.executor is executor:
             frame_locals = frame.f_locals
             in_parallel = callee is not None and callee.f_code is parallel.__code__
-            yield (bridge.as_context(frame_locals["context"]),
+            yield (expressions.as_context(frame_locals["context"]),
                    [] if in_parallel else
                    [frame_locals[name] for name in bodies[frame.f_code] if name in frame_locals])
         callee = frame
@@ -262,7 +262,8 @@ def to_murano_exception(error, traceback=None):
     return errors.MuranoPlException(names, str(error), current_stack(1, traceback), original=error)
 
 
-_ENGINE, _NO_VALUE, _SCALARS, _finalize = bridge.ENGINE, bridge.NO_VALUE, bridge.SCALARS, bridge.finalize
+_ENGINE, _NO_VALUE, _SCALARS = expressions.ENGINE, expressions.NO_VALUE, expressions.SCALARS
+_finalize = expressions.finalize
 
 
 def evaluate(function, context, engine=None):
@@ -332,14 +333,14 @@ def variable(name: str):
     def read(receiver, context, engine):
         return context[name]
     read.mplc_variable = name
-    return bridge.lazy(read)
+    return expressions.lazy(read)
 
 
 def _set_variable(context, name, value, source):
     if not name or name in ("$", "$this"):
         raise errors.InvalidLhsTargetError(source or name)
     scope = context
-    while scope is not None and type(scope) not in bridge.CALL_CONTEXTS:
+    while scope is not None and type(scope) not in expressions.CALL_CONTEXTS:
         scope = scope.parent
     (scope or context)[name] = value
 
@@ -364,9 +365,9 @@ def _set_in_place(context, name, key, value) -> bool:
     by key is then linear, not quadratic (the reference copies it each time). An int key on a
     dictionary is a key like any other, as in ``_step_set``."""
     scope = context
-    while scope is not None and type(scope) not in bridge.CALL_CONTEXTS:
+    while scope is not None and type(scope) not in expressions.CALL_CONTEXTS:
         scope = scope.parent
-    data = getattr(scope or context, "_data", None)
+    data = own_data(scope or context)
     stored_name = name if name.startswith("$") else "$" + name
     if type(data) is not dict or type(data.get(stored_name)) is not utils.FrozenDict \
             or context[name] is not data[stored_name]:  # shadowed in an inner scope
@@ -374,13 +375,12 @@ def _set_in_place(context, name, key, value) -> bool:
     if _references(data, stored_name) > _SOLE_REFERENCES:
         return False
     mapping = data[stored_name]
-    if type(mapping._d) is not dict or _inner_references(mapping) > _SOLE_INNER_REFERENCES:
+    if type(frozen_dict_items(mapping)) is not dict or _inner_references(mapping) > _SOLE_INNER_REFERENCES:
         return False
     try:
-        mapping._d[key] = value
+        set_in_place(mapping, key, value)
     except TypeError:  # an unhashable key: the usual path reports it
         return False
-    mapping._hash = None
     return True
 
 
@@ -392,7 +392,7 @@ def _references(data, key) -> int:
 
 
 def _inner_references(mapping) -> int:
-    inner = mapping._d
+    inner = frozen_dict_items(mapping)
     return sys.getrefcount(inner)
 
 
@@ -403,7 +403,7 @@ _SOLE_INNER_REFERENCES = _inner_references(utils.FrozenDict())
 def _set_attribute(source, key, value, context):
     """The new value of ``source`` after ``source.key = value`` (None when set in place)."""
     if isinstance(source, utils.MappingType):
-        items = dict(source._d) if type(source) is utils.FrozenDict else dict(source.items())
+        items = dict(frozen_dict_items(source) if type(source) is utils.FrozenDict else source.items())
         items[key] = value
         return utils.FrozenDict(items)
     if isinstance(source, MuranoObject):
@@ -428,7 +428,7 @@ def assign(context, destination: Target, value):
 
 
 def _assign(context, destination, value):
-    engine = context[bridge.ENGINE]
+    engine = context[expressions.ENGINE]
     name = _variable_name(destination.root)
     if name is None:
         base = _target_root(destination, context, engine)
@@ -496,7 +496,7 @@ def _target_index(context, slot, index):
 @specs.parameter("name", yaqltypes.Keyword())
 @specs.name("#operator_:")
 def _target_namespaced_type(context, prefix, name):
-    scope = context[bridge.NAMES_SCOPE]
+    scope = context[expressions.NAMES_SCOPE]
     reference = scope.executor.find_class(f"{prefix}:{name}", scope).reference
     return _Slot(lambda: reference, is_type=True)
 
@@ -534,12 +534,12 @@ def _target_root(destination, context, engine):
     type itself."""
     global _target_context
     if _target_context is None:
-        _target_context = bridge.empty_context()
+        _target_context = expressions.empty_context()
         for function in _TARGET_FUNCTIONS:
             _target_context.register_function(function)
     target_context = _target_context.create_child_context()
     target_context[ROOT_CONTEXT] = context
-    target_context[bridge.NAMES_SCOPE] = context[bridge.NAMES_SCOPE]
+    target_context[expressions.NAMES_SCOPE] = context[expressions.NAMES_SCOPE]
     root = destination.root(utils.NO_VALUE, target_context, engine)
     if isinstance(root, _Slot):
         root = root.read()
@@ -946,7 +946,7 @@ def throw(context, names, message=None, extra=None, cause=None):
     passes ``cause`` first: the reference evaluates it before the names and the message)."""
     if isinstance(names, str):
         names = [names]
-    scope = context[bridge.TYPE]
+    scope = context[expressions.TYPE]
     executor = scope.executor if scope is not None else None
     names = [_exception_name_text(name) for name in names]
     resolved = [executor.resolve_name(n, scope) if executor else n for n in names]
@@ -958,7 +958,7 @@ def throw(context, names, message=None, extra=None, cause=None):
     return errors.MuranoPlException(resolved, message, current_stack(), extra, native_cause)
 
 
-class DeferredExpression(bridge.Deferred):
+class DeferredExpression(expressions.Deferred):
     """An expression of a Throw's Extra, kept unevaluated as the reference keeps it: yaql's
     ``#finalize`` evaluates it in the context of the statement whose value holds it
     (``$e.extra.a`` in a Catch sees the Catch's variables), every time one does. Anything else
@@ -1002,7 +1002,7 @@ def _statement_context(frame):
     for running in _live_frames(frame):
         code = running.f_code
         if code.co_filename.endswith(YAML_SUFFIXES) and "context" in code.co_varnames[:code.co_argcount]:
-            return bridge.as_context(running.f_locals["context"])
+            return expressions.as_context(running.f_locals["context"])
     return None
 
 
@@ -1025,7 +1025,7 @@ def catch_matches(exception, names, context) -> bool:
     original = exception
     if not isinstance(exception, errors.MuranoPlException):
         exception = to_murano_exception(exception, exception.__traceback__)
-    scope = context[bridge.TYPE]
+    scope = context[expressions.TYPE]
     wanted = None if not names else {scope.executor.resolve_name(str(n), scope) if scope else str(n)
                                      for n in names}
     for name in exception.names:

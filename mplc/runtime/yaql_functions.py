@@ -9,9 +9,10 @@ import random
 import string
 import time
 
-from yaql.language import expressions, specs, utils, yaqltypes
+from yaql.language import specs, utils, yaqltypes
+from yaql.language.expressions import Function, KeywordConstant, MappingRuleExpression
 
-from mplc.runtime import errors, expressions as bridge, limits, statements
+from mplc.runtime import errors, expressions, limits, statements
 from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 
@@ -40,7 +41,7 @@ def cast(context, object_, type__, version_spec=None):
 @specs.parameter("__owner", ObjectParameter(nullable=True))
 @specs.parameter("__object_name", yaqltypes.String(True))
 def new(__context, __type_name, __owner=None, __object_name=None, __extra=None, **parameters):
-    return instantiate(_executor(), __context, __context[bridge.NAMES_SCOPE], __type_name, parameters,
+    return instantiate(_executor(), __context, __context[expressions.NAMES_SCOPE], __type_name, parameters,
                        __owner, __object_name, __extra)
 
 
@@ -70,13 +71,13 @@ def new_from_dict(type_name, context, parameters, owner=None, object_name=None, 
 @specs.parameter("owner", ObjectParameter(nullable=True))
 @specs.parameter("model", utils.MappingType)
 def new_from_model(context, model, owner=None):
-    return _executor().load_object(model, owner, scope=context[bridge.NAMES_SCOPE], context=context)
+    return _executor().load_object(model, owner, scope=context[expressions.NAMES_SCOPE], context=context)
 
 
 @specs.parameter("object_", ObjectParameter())
 @specs.parameter("func", yaqltypes.Lambda())
 def super_(context, object_, func=None):
-    parents = [object_.cast(t) for t in context[bridge.TYPE].parents]
+    parents = [object_.cast(t) for t in context[expressions.TYPE].parents]
     return parents if func is None else map(func, parents)
 
 
@@ -170,7 +171,7 @@ def obj_attribution_static(context, cls, property_name):
 @specs.inject("operator", yaqltypes.Super(with_context=True))
 @specs.name("#operator_.")
 def op_dot(context, receiver, expr, operator):
-    linked = bridge.link(context, receiver.type.context)
+    linked = expressions.link(context, receiver.type.context)
     return operator(linked, receiver, expr)
 
 
@@ -179,14 +180,14 @@ def op_dot(context, receiver, expr, operator):
 @specs.inject("operator", yaqltypes.Super(with_context=True))
 @specs.name("#operator_.")
 def op_dot_static(context, receiver, expr, operator):
-    return operator(bridge.link(context, receiver.type.context), receiver, expr)
+    return operator(expressions.link(context, receiver.type.context), receiver, expr)
 
 
 @specs.parameter("prefix", yaqltypes.Keyword())
 @specs.parameter("name", yaqltypes.Keyword())
 @specs.name("#operator_:")
 def ns_resolve(context, prefix, name):
-    return _executor().find_class(f"{prefix}:{name}", context[bridge.NAMES_SCOPE]).reference
+    return _executor().find_class(f"{prefix}:{name}", context[expressions.NAMES_SCOPE]).reference
 
 
 @specs.parameter("name", yaqltypes.Keyword())
@@ -217,9 +218,9 @@ def call_func(context, op_dot, base, name, args, kwargs, receiver=utils.NO_VALUE
     contract (only a literal null written at a call site skips it)."""
     if isinstance(receiver, (MuranoObject, TypeReference)):
         arguments = tuple(args) + tuple(
-            expressions.MappingRuleExpression(expressions.KeywordConstant(k), v)
+            MappingRuleExpression(KeywordConstant(k), v)
             for k, v in utils.filter_parameters_dict(kwargs).items())
-        return op_dot(context, receiver, expressions.Function(name, *arguments))
+        return op_dot(context, receiver, Function(name, *arguments))
     return base(context, name, args, kwargs, receiver)
 
 
@@ -324,7 +325,7 @@ def register(context, version):
                      trace):
         context.register_function(function)
     context.register_function(type_legacy if version <= (1, 3) else type_)
-    if bridge.is_legacy(version):
+    if expressions.is_legacy(version):
         context = context.create_child_context()
         for name_ in ("id", "cast", "super", "psuper", "type"):
             for spec in utils.to_extension_method(name_, context):

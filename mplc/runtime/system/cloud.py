@@ -20,7 +20,7 @@ import urllib.parse
 import weakref
 from collections.abc import Iterable, Mapping
 
-from mplc.runtime import expressions as bridge
+from mplc.runtime import expressions
 from mplc.runtime.errors import MuranoError
 from mplc.runtime.objects import MuranoObject
 from mplc.runtime.natives import as_received, muranopl_name, native
@@ -442,9 +442,9 @@ def interface_result(value):
         return value
     if isinstance(value, Mapping):
         return {interface_result(key): interface_result(item)
-                for key, item in bridge.limit_iterable(value.items())}
+                for key, item in expressions.limit_iterable(value.items())}
     if isinstance(value, Iterable):
-        return [interface_result(item) for item in bridge.limit_iterable(value)]
+        return [interface_result(item) for item in expressions.limit_iterable(value)]
     return value
 
 

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import weakref
 
-from mplc.runtime import expressions as bridge, statements
+from mplc.runtime import expressions, statements
 from mplc.runtime.errors import format_frame
 from mplc.runtime.objects import MuranoObject, TypeReference
 from mplc.runtime.natives import as_received, checked_first, native
 
 
 def caller_context(context):
-    return context[bridge.CALLER_CONTEXT]
+    return context[expressions.CALLER_CONTEXT]
 
 
 def caller_type(context):
     """The class whose code called the native method (the reference's ``get_caller_context``)."""
     caller = caller_context(context)
-    return None if caller is None else caller[bridge.TYPE]
+    return None if caller is None else caller[expressions.TYPE]
 
 
 def _attribute_owner(executor, context, owner):
@@ -26,7 +26,7 @@ def _attribute_owner(executor, context, owner):
         return None if owner_type is None else owner_type.name
     if isinstance(owner, str):
         caller = caller_context(context)
-        scope = None if caller is None else caller[bridge.NAMES_SCOPE]
+        scope = None if caller is None else caller[expressions.NAMES_SCOPE]
         return executor.find_class(owner, scope).name
     return owner.type.name
 
@@ -68,7 +68,7 @@ class SysObject:
             return
         known = key in attributes
         attributes[key] = value.object_id if isinstance(value, MuranoObject) \
-            else bridge.finalize(value)
+            else expressions.finalize(value)
         if not known:
             ordered = sorted(attributes.items(),
                              key=lambda item: _attribute_object_rank(executor, item[0][0]))

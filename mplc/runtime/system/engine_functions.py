@@ -14,10 +14,11 @@ from yaql import yaqlization
 from yaql.language import exceptions as yaql_exceptions
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import expressions as bridge, statements
+from mplc.runtime import expressions, statements
 from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import (MuranoArgument, MuranoMethod, MuranoProperty, MuranoType,
                                 ObjectParameter, Package)
+from mplc.runtime.value_types import SCALAR_CLASSES
 
 ENGINE_SETTINGS = {
     "home_region": None, "file_server": "",
@@ -144,7 +145,6 @@ class _Held:
         return hash(self.value)
 
 
-_JSON_SCALARS = (str, int, float, bool, type(None))
 
 
 def _mutable(value):
@@ -154,7 +154,7 @@ def _mutable(value):
         return {_mutable(k): _mutable(v) for k, v in value.items()}
     if utils.is_sequence(value) or isinstance(value, utils.SetType):
         return [_mutable(item) for item in value]
-    if isinstance(value, _JSON_SCALARS):
+    if isinstance(value, SCALAR_CLASSES):
         return value
     return _Held(value)
 
@@ -500,7 +500,7 @@ def core_library_context():
     them into the io.murano package's context alone, so elsewhere the name is unknown."""
     global _core_library_context
     if _core_library_context is None:
-        _core_library_context = bridge.empty_context()
+        _core_library_context = expressions.empty_context()
         _core_library_context.register_function(config)
         _core_library_context.register_function(config_default)
     return _core_library_context
@@ -510,7 +510,7 @@ def register(context, version):
     """Add these functions to a Format's root context (after the core set)."""
     for function in (logger, bind, pselect, patch_) + REFLECTION:
         context.register_function(function)
-    if bridge.is_legacy(version):
+    if expressions.is_legacy(version):
         context.register_function(substr)
         context.register_function(first_or_default)
         for name in LEGACY_EXTENSION_METHODS:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from mplc.runtime import expressions as bridge, yaql_functions
+from mplc.runtime import expressions, yaql_functions
 from mplc.runtime.objects import MuranoObject
 from mplc.runtime.natives import as_received, native
 from mplc.runtime.system.cloud import records
@@ -36,8 +36,8 @@ class Logger:
         as written, after a warning (other format errors fail the call, as the reference's)."""
         try:
             # the arguments as the reference's native gets them: lists and dicts
-            return yaql_functions.format_(message, *map(bridge.thaw, args),
-                                     **{key: bridge.thaw(value) for key, value in kwargs.items()})
+            return yaql_functions.format_(message, *map(expressions.thaw, args),
+                                     **{key: expressions.thaw(value) for key, value in kwargs.items()})
         except (IndexError, KeyError):
             self._emit(executor, logging.WARNING, f"Can not format string: {message}")
             return message

@@ -8,7 +8,7 @@ import os
 import yaml
 
 from mplc.containment import resolves_inside
-from mplc.runtime import expressions as bridge, errors
+from mplc.runtime import expressions, errors
 from mplc.runtime.objects import MuranoObject, TypeReference
 from mplc.runtime.natives import native
 from mplc.runtime.system.core import caller_type
@@ -75,7 +75,7 @@ class Resources:
     (``sys:Resources.string(...)``) the caller's package; ``owner`` names another class's."""
 
     def __init__(self, context):
-        creator = context[bridge.TYPE] if context is not None else None
+        creator = context[expressions.TYPE] if context is not None else None
         self.package = None if creator is None else creator.package
 
     @staticmethod

@@ -25,7 +25,7 @@ import sys
 
 from yaql.language import specs, utils, yaqltypes
 
-from mplc.runtime import expressions as bridge, statements
+from mplc.runtime import expressions, statements
 from mplc.runtime.activation import current_executor
 from mplc.runtime.objects import MuranoObject, ObjectParameter, TypeParameter, TypeReference
 from mplc.runtime.natives import as_received, native
@@ -111,7 +111,7 @@ def _target_class(target):
 @specs.name("inject")
 def inject_method(context, target, target_method, mock_object, mock_name):
     executor = current_executor()
-    mock_method = context[bridge.TYPE].find_single_method(mock_name)
+    mock_method = context[expressions.TYPE].find_single_method(mock_name)
     target_class = _target_class(target)
     definition = target_class.find_single_method(target_method).instance_stub.clone()
 
@@ -179,7 +179,7 @@ def mock_functions():
     """The functions a test run adds over the root context (``Executor(functions=...)``)."""
     global _mock_functions
     if _mock_functions is None:
-        _mock_functions = bridge.empty_context()
+        _mock_functions = expressions.empty_context()
         for function in (inject_method, inject_expression, with_original):
             _mock_functions.register_function(function)
     return _mock_functions

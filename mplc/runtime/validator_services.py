@@ -1,4 +1,6 @@
-"""What a contract validator ``contract(value, cc)`` gets from the runtime."""
+"""What a contract validator ``contract(value, cc)`` gets from the runtime: the ``cc`` of the
+situation a value is checked in and the services validators call (loading objects, templates,
+instance checks)."""
 
 from __future__ import annotations
 
@@ -6,28 +8,28 @@ import copy
 import sys
 
 from mplc import versioning
-from mplc.runtime import expressions as bridge, contract_primitives as contracts, errors
+from mplc.runtime import expressions, contract_primitives, errors
 from mplc.runtime.statements import to_murano_exception
 from mplc.runtime.loading import parse_definition
 from mplc.runtime.objects import MuranoObject, MuranoType, TypeReference
 from mplc.runtime.serialization import object_to_dict
 
 
-class ContractContext(contracts.ContractContext):
+class ContractContext(contract_primitives.ContractContext):
     """The situation a value is checked in.
 
     ``this``: the object whose property/argument it is (None for static members); ``owner``:
     the owner new objects get; ``calling_type``: the class whose code assigns the value;
     ``target``: the object part (or, for static members, the type) whose code context contract
     expressions evaluate in, built only when a contract needs it (``context``, where ``$`` is
-    the value being checked); ``mode``: how the contract applies (contracts.TRANSFORM, ...);
+    the value being checked); ``mode``: how the contract applies (contract_primitives.TRANSFORM, ...);
     ``executor``.
     """
 
     __slots__ = ("executor", "this", "owner", "calling_type", "target", "scope", "mode",
                  "_context")
 
-    def __init__(self, executor, this, owner, calling_type, target, mode=contracts.TRANSFORM):
+    def __init__(self, executor, this, owner, calling_type, target, mode=contract_primitives.TRANSFORM):
         self.mode = mode
         self.executor = executor
         self.this = this
@@ -78,9 +80,9 @@ class ContractContext(contracts.ContractContext):
         """A contract expression's value; a Python error in it (a check() predicate calling
         len() on null) becomes a MuranoPL exception, as in the reference, also when no method
         body is running (a model's property)."""
-        engine = bridge.engine_for(self.scope.package.format_version)
+        engine = expressions.engine_for(self.scope.package.format_version)
         try:
-            return bridge.finalize(expression(bridge.NO_VALUE, context, engine))
+            return expressions.finalize(expression(expressions.NO_VALUE, context, engine))
         except errors.MuranoError:
             raise
         except Exception as error:
@@ -106,12 +108,12 @@ class ContractContext(contracts.ContractContext):
                 self.executor, model, self.calling_type, False)
             properties = copy.deepcopy(properties)
             for path in exclude_properties:
-                _replace_path(properties, path, contracts.PASSKEY)
+                _replace_path(properties, path, contract_primitives.PASSKEY)
             model = {**properties, "?": _reassembled_header(header, murano_type)}
         # the reference loads it in the contract's own context, which has no class: properties
         # are written as the object's class writes them (a subclass's ones land in its part)
         context = self.context.create_child_context()
-        context[bridge.TYPE] = None
+        context[expressions.TYPE] = None
         with self.executor.dry_run_objects():
             return self.load_object(model, default_type, context)
 
